@@ -1,0 +1,33 @@
+# lievi: the two set-up commands.  `make demo` and `make test` install what is missing, build and run.
+PRESET ?= release
+BUILD  := build/$(PRESET)
+DEMO_OUT ?= runs/demo-scenario-b
+
+.PHONY: all deps configure build test demo bench clean format
+
+all: build
+
+deps:
+	bash scripts/install-deps.sh
+
+configure: deps
+	cmake --preset $(PRESET)
+
+build: configure
+	cmake --build --preset $(PRESET)
+
+test: build
+	ctest --preset $(PRESET)
+
+demo: build
+	$(BUILD)/apps/lievi/lievi run examples/rigid_body/scenario_b.toml --out $(DEMO_OUT) --force
+	@echo "demo: results and plots are in $(DEMO_OUT)/"
+
+bench: build
+	$(BUILD)/bench/lievi_bench
+
+format:
+	clang-format -i $$(git ls-files '*.hpp' '*.cpp')
+
+clean:
+	rm -rf build

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages lievi needs to build, test and plot.
+# Idempotent: installs only what is missing, runs `apt-get update` first when it has to install,
+# works as root without sudo, and does nothing (and needs no network) when everything is present.
+set -euo pipefail
+
+packages=(
+  cmake g++ make ninja-build pkg-config          # toolchain
+  libeigen3-dev                                  # fixed-size linear algebra
+  libcli11-dev                                   # command line
+  libtomlplusplus-dev                            # scenario files
+  nlohmann-json3-dev                             # summary.json writing (and reading in tests)
+  librandom123-dev                               # counter-based Philox noise
+  libboost-dev                                   # Boost.Math (Jacobi elliptic reference), odeint
+  libgtest-dev libgmock-dev                      # unit tests
+  libbenchmark-dev                               # bench/
+  python3-numpy python3-scipy python3-matplotlib # plots and SciPy reference checks (/usr/bin/python3)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  echo "install-deps: need root or sudo to install: ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update
+"${SUDO[@]}" apt-get install -y "${missing[@]}"
