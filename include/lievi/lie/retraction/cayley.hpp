@@ -5,6 +5,9 @@
 /// Definition of the right-trivialised tangent (rigid-body-ddb spec §2, seed 002 §4):
 ///   T_x tau(dx) = (dtau_x dx)^ tau(x).
 /// Duals (`*_star`) are transposes under the pairing <mu, xi> = mu · xi.
+#include "lievi/lie/concepts.hpp"
+#include "lievi/lie/rn.hpp"
+#include "lievi/lie/se3.hpp"
 #include "lievi/lie/so3.hpp"
 
 namespace lievi::lie {
@@ -63,5 +66,99 @@ struct Cayley<SO3> {
     return -0.5 * hat(p) + 0.25 * (x.dot(p) * Mat3::Identity() + x * p.transpose());
   }
 };
+
+/// Cayley on SE(3): the 4x4 matrix Cayley cay(x) = (I - hat(x)/2)^{-1} (I + hat(x)/2), in closed form
+/// (beam spec §1.4). With x = (omega, v), W = hat(omega), V = hat(v), s = |omega|^2:
+///   cay(x) = (cay(omega), (4 v + 2 omega × v + (omega · v) omega)/(4 + s)),
+///   dcay_x^{-1} = [[I - ½W + ¼ omega omega^T, 0], [-½ (I - ½W) V, I - ½W]],
+///   dcay_x      = [[4/(4+s) (I + ½W), 0], [2/(4+s) V (I + ½W), (4I + 2W + omega omega^T)/(4+s)]].
+template <>
+struct Cayley<SE3> {
+  using Group = SE3;
+  static constexpr const char* id = "cayley";
+
+  /// cay(x) = (cay(omega), (I - W/2)^{-1} v),
+  /// (I - W/2)^{-1} v = (4v + 2 omega × v + (omega · v) omega)/(4+s).
+  static SE3 tau(const Vec6& x) {
+    const Vec3 omega = SE3::angular(x), v = SE3::linear(x);
+    const double s = omega.squaredNorm();
+    return SE3(Cayley<SO3>::tau(omega),
+               Vec3((4.0 * v + 2.0 * omega.cross(v) + omega.dot(v) * omega) / (4.0 + s)));
+  }
+  /// cay^{-1}(R, p) = (omega, p - ½ omega × p), omega = cay^{-1}(R)  (rotations by less than pi).
+  static Vec6 tau_inv(const SE3& g) {
+    const Vec3 omega = Cayley<SO3>::tau_inv(g.so3());
+    const Vec3& p = g.translation();
+    return SE3::join(omega, p - 0.5 * omega.cross(p));
+  }
+  /// dcay_x, block form above.
+  static Mat6 dtau(const Vec6& x) {
+    const Vec3 omega = SE3::angular(x);
+    const double s = omega.squaredNorm();
+    const Mat3 W = hat(omega);
+    const Mat3 I_plus = Mat3::Identity() + 0.5 * W;
+    Mat6 D;
+    D.topLeftCorner<3, 3>() = (4.0 / (4.0 + s)) * I_plus;
+    D.topRightCorner<3, 3>().setZero();
+    D.bottomLeftCorner<3, 3>() = (2.0 / (4.0 + s)) * hat(SE3::linear(x)) * I_plus;
+    D.bottomRightCorner<3, 3>() = (4.0 * Mat3::Identity() + 2.0 * W + omega * omega.transpose()) / (4.0 + s);
+    return D;
+  }
+  /// dcay_x^{-1}, block form above.
+  static Mat6 dtau_inv(const Vec6& x) {
+    const Vec3 omega = SE3::angular(x);
+    const Mat3 I_minus = Mat3::Identity() - 0.5 * hat(omega);
+    Mat6 D;
+    D.topLeftCorner<3, 3>() = Cayley<SO3>::dtau_inv(omega);
+    D.topRightCorner<3, 3>().setZero();
+    D.bottomLeftCorner<3, 3>() = -0.5 * I_minus * hat(SE3::linear(x));
+    D.bottomRightCorner<3, 3>() = I_minus;
+    return D;
+  }
+  static Mat6 dtau_star(const Vec6& x) { return dtau(x).transpose(); }
+  static Mat6 dtau_inv_star(const Vec6& x) { return dtau_inv(x).transpose(); }
+  /// (dcay_x^{-1})^T mu = (m + ½ omega × m + ¼ (omega · m) omega + ½ v × n~, n~), n~ = n + ½ omega × n
+  /// (beam spec §1.4; the inner-loop operation).
+  static Vec6 dtau_inv_star_apply(const Vec6& x, const Vec6& mu) {
+    const Vec3 omega = SE3::angular(x), v = SE3::linear(x), m = SE3::angular(mu), n = SE3::linear(mu);
+    const Vec3 n_tilde = n + 0.5 * omega.cross(n);
+    return SE3::join(m + 0.5 * omega.cross(m) + 0.25 * omega.dot(m) * omega + 0.5 * v.cross(n_tilde), n_tilde);
+  }
+  /// D(x, mu) = d/dx [(dcay_x^{-1})^T mu] (beam spec §1.4, for Newton):
+  ///   [[-½ hat(m) + ¼ ((omega · m) I + omega m^T) - ¼ hat(v) hat(n), -½ hat(n) - ¼ hat(omega × n)],
+  ///    [-½ hat(n), 0]].
+  static Mat6 J_dtau_inv_star_x(const Vec6& x, const Vec6& mu) {
+    const Vec3 omega = SE3::angular(x), v = SE3::linear(x), m = SE3::angular(mu), n = SE3::linear(mu);
+    const Mat3 N = hat(n);
+    Mat6 D;
+    D.topLeftCorner<3, 3>() = -0.5 * hat(m) + 0.25 * (omega.dot(m) * Mat3::Identity() + omega * m.transpose()) -
+                              0.25 * hat(v) * N;
+    D.topRightCorner<3, 3>() = -0.5 * N - 0.25 * hat(omega.cross(n));
+    D.bottomLeftCorner<3, 3>() = -0.5 * N;
+    D.bottomRightCorner<3, 3>().setZero();
+    return D;
+  }
+};
+
+/// Cayley on the translation group R^N: hat(x)^2 = 0, so the matrix Cayley is I + hat(x):
+/// tau(x) = x, dtau = I.
+template <int N>
+struct Cayley<Rn<N>> {
+  using Group = Rn<N>;
+  using Algebra = typename Group::Algebra;
+  using Matrix = typename Group::Matrix;
+  static constexpr const char* id = "cayley";
+
+  static Group tau(const Algebra& x) { return Group(x); }
+  static Algebra tau_inv(const Group& g) { return g.translation(); }
+  static Matrix dtau(const Algebra&) { return Matrix::Identity(); }
+  static Matrix dtau_inv(const Algebra&) { return Matrix::Identity(); }
+  static Matrix dtau_star(const Algebra&) { return Matrix::Identity(); }
+  static Matrix dtau_inv_star(const Algebra&) { return Matrix::Identity(); }
+};
+
+static_assert(Retraction<Cayley<SO3>, SO3>);
+static_assert(Retraction<Cayley<SE3>, SE3>);
+static_assert(Retraction<Cayley<Rn<3>>, Rn<3>>);
 
 }  // namespace lievi::lie
