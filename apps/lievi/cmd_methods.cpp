@@ -1,0 +1,29 @@
+/// @file apps/lievi/cmd_methods.cpp
+/// @brief `lievi methods`: every registered method id with its traits (order, implicit, Casimirs,
+/// symplectic).
+#include <cstdio>
+
+#include "commands.hpp"
+#include "lievi/integrators/rigid_body_stepper.hpp"
+
+namespace lievi::cli {
+
+CLI::App* add_methods_command(CLI::App& app) {
+  return app.add_subcommand("methods", "List the method ids with their traits");
+}
+
+int methods_command() {
+  const auto yes = [](bool b) { return b ? "yes" : "no"; };
+  std::printf("%-16s %5s  %-8s  %-9s  %-10s  %s\n", "id", "order", "implicit", "casimirs", "symplectic",
+              "summary");
+  for (const auto& t : integrators::rigid_body_methods()) {
+    std::printf("%-16s %5d  %-8s  %-9s  %-10s  %s\n", t.id, t.order, yes(t.is_implicit),
+                yes(t.preserves_casimirs), yes(t.symplectic), t.summary);
+  }
+  std::string r;
+  for (const auto& x : integrators::rigid_body_retractions()) r += (r.empty() ? "" : ", ") + x;
+  std::printf("\nretractions (integrator.retraction, DDB family): %s\n", r.c_str());
+  return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace lievi::cli

@@ -1,0 +1,43 @@
+#pragma once
+/// @file apps/lievi/commands.hpp
+/// @brief The subcommands of the `lievi` program (one file each) and the shared error reporting.
+///
+/// Exit codes (docs/interfaces.md): 0 success, 1 anything else (I/O error), 2 bad input (nothing written),
+/// 3 numerical failure during the run (outputs kept up to the last good step, status "incomplete").
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "lievi/core/error.hpp"
+
+namespace lievi::cli {
+
+/// Print every issue of a bad-input error, one line each, to stderr; returns ExitCode::bad_input.
+int report(const invalid_argument& e);
+/// Print "lievi: error: <what>" to stderr; returns ExitCode::other.
+int report_other(const std::string& what);
+
+struct RunArgs {
+  std::string file;
+  std::vector<std::string> set;
+  std::string out;
+  bool force = false;
+  long long paths = 0;
+};
+CLI::App* add_run_command(CLI::App& app, RunArgs& args);
+int run_command(const RunArgs& args);
+
+struct ValidateArgs {
+  std::string file;
+  std::vector<std::string> set;
+};
+CLI::App* add_validate_command(CLI::App& app, ValidateArgs& args);
+int validate_command(const ValidateArgs& args);
+
+CLI::App* add_methods_command(CLI::App& app);
+int methods_command();
+
+CLI::App* add_schema_command(CLI::App& app);
+int schema_command();
+
+}  // namespace lievi::cli

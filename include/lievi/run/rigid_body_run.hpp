@@ -1,0 +1,61 @@
+#pragma once
+/// @file lievi/run/rigid_body_run.hpp
+/// @brief The rigid-body run pipeline: scenario -> stepper -> run loop -> observers -> output folder.
+///
+/// Time stepping (docs/interfaces.md): N = t_end / dt steps of size h = dt; t_k = k h (t_N = t_end exactly);
+/// observers see every step and the output times (k = 0, every `output.every` steps, k = N). A step that
+/// returns converged = false or leaves a non-finite state stops the run: the last good state is the final one
+/// (written as a row if it was not an output time), and the result is incomplete with a failure record.
+#include <filesystem>
+#include <memory>
+#include <span>
+
+#include "lievi/integrators/rigid_body_stepper.hpp"
+#include "lievi/io/scenario.hpp"
+#include "lievi/run/observer.hpp"
+#include "lievi/run/result.hpp"
+
+namespace lievi::run {
+
+/// The model, a started stepper and the initial state: everything a run needs, checked before any output.
+struct PreparedRigidBodyRun {
+  models::RigidBody model;
+  std::unique_ptr<integrators::RigidBodyStepper> stepper;
+  models::RigidBodyState x0;
+};
+
+/// Build the model and the stepper, run the method's a-priori checks and `start` it. Throws
+/// lievi::invalid_argument (key and file of the scenario) when the method rejects the scenario.
+[[nodiscard]] PreparedRigidBodyRun prepare_rigid_body(const io::RigidBodyScenario& scenario);
+
+/// Progress display on stderr.
+enum class Progress { automatic, never };  ///< automatic: a progress line only when stderr is a terminal
+
+/// Run the loop over a prepared run with the given observers (no files). `result.diagnostics` is empty:
+/// add a RigidBodyDiagnostics observer and read it. Never throws for numerical failure.
+[[nodiscard]] RunResult integrate_rigid_body(const io::RigidBodyScenario& scenario,
+                                             PreparedRigidBodyRun& prepared,
+                                             std::span<RigidBodyObserver* const> observers,
+                                             Progress progress = Progress::never);
+
+/// Convenience: prepare and integrate in-process (the C++ API without files).
+[[nodiscard]] RunResult integrate_rigid_body(const io::RigidBodyScenario& scenario,
+                                             std::span<RigidBodyObserver* const> observers);
+
+/// Options of a run with outputs.
+struct RunOptions {
+  bool force = false;  ///< replace a non-empty existing output folder
+  Progress progress = Progress::automatic;
+};
+
+/// The default output folder: runs/<scenario name> (relative to the working directory).
+[[nodiscard]] std::filesystem::path default_output_dir(const io::RigidBodyScenario& scenario);
+
+/// Run a scenario and write series.csv, summary.json and (if `output.plots`) the PNG plots atomically into
+/// `out_dir`. Bad input (including an unusable `out_dir`) throws lievi::invalid_argument before anything is
+/// written; a numerical failure returns an incomplete result with the outputs up to the last good step;
+/// I/O errors throw std::runtime_error (nothing left behind but what was there before).
+RunResult run_rigid_body(const io::RigidBodyScenario& scenario, const std::filesystem::path& out_dir,
+                         const RunOptions& options = {});
+
+}  // namespace lievi::run

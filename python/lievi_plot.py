@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""Plots of a lievi rigid-body run folder (docs/outputs.md).
+
+Usage: lievi_plot.py RUN_DIR [--title TEXT]
+
+Reads RUN_DIR/series.csv (columns t,M1,M2,M3,energy,casimir,qw,qx,qy,qz) and writes
+  casimir_energy.png  relative Casimir drift (C - C0)/C0, C = |M|^2, and energy H = 1/2 M.I^-1 M vs time;
+  trajectory.png      M_k on its sphere |M| = |M0| in 3D with a faint wireframe, as seed 002's Figure 1.
+Matplotlib with the Agg backend (no display needed). Exit status 0 on success.
+"""
+import argparse
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+MAX_POINTS = 20000  # enough to draw any curve; long runs are thinned evenly (first and last rows kept)
+
+
+def read_series(path):
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    if data.shape[0] == 0:
+        raise SystemExit("series.csv has no rows")
+    cols = {name: data[:, i] for i, name in enumerate(header)}
+    for need in ("t", "M1", "M2", "M3", "energy", "casimir"):
+        if need not in cols:
+            raise SystemExit(f"series.csv lacks column {need}")
+    return cols
+
+
+def thin(n):
+    if n <= MAX_POINTS:
+        return np.arange(n)
+    idx = np.linspace(0, n - 1, MAX_POINTS).round().astype(int)
+    return np.unique(idx)
+
+
+def plot_casimir_energy(c, out, title):
+    i = thin(len(c["t"]))
+    t = c["t"][i]
+    C0 = c["casimir"][0] if c["casimir"][0] != 0 else 1.0
+    drift = (c["casimir"][i] - c["casimir"][0]) / C0
+    fig, (a1, a2) = plt.subplots(2, 1, sharex=True, figsize=(7.5, 6.0), constrained_layout=True)
+    a1.plot(t, drift, lw=0.9, color="tab:blue")
+    a1.set_ylabel(r"$(C - C_0)/C_0$,  $C = |M|^2$")
+    a1.axhline(0.0, color="0.6", lw=0.6)
+    a1.ticklabel_format(axis="y", style="sci", scilimits=(-2, 2), useOffset=False)
+    a1.set_title("Casimir drift" + (f" — {title}" if title else ""), fontsize=10)
+    a1.grid(alpha=0.3)
+    a2.plot(t, c["energy"][i], lw=0.9, color="tab:red")
+    a2.set_ylabel(r"energy $H = \frac{1}{2} M \cdot \mathbb{I}^{-1} M$")
+    a2.set_xlabel("t")
+    a2.grid(alpha=0.3)
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+def plot_trajectory(c, out, title):
+    i = thin(len(c["t"]))
+    M = np.stack([c["M1"][i], c["M2"][i], c["M3"][i]], axis=1)
+    r = np.sqrt(c["casimir"][0])
+    fig = plt.figure(figsize=(6.5, 6.5), constrained_layout=True)
+    ax = fig.add_subplot(projection="3d")
+    u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 37), np.linspace(0, np.pi, 19))
+    ax.plot_wireframe(r * np.cos(u) * np.sin(v), r * np.sin(u) * np.sin(v), r * np.cos(v),
+                      color="0.75", lw=0.4, alpha=0.5)
+    ax.plot(M[:, 0], M[:, 1], M[:, 2], color="tab:blue", lw=1.0, label=r"$M_k$")
+    ax.scatter(*M[0], color="tab:green", s=30, label="start", depthshade=False)
+    ax.scatter(*M[-1], color="tab:red", s=30, label="end", depthshade=False)
+    ax.set_xlabel(r"$M_1$")
+    ax.set_ylabel(r"$M_2$")
+    ax.set_zlabel(r"$M_3$")
+    lim = 1.05 * r if r > 0 else 1.0
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_zlim(-lim, lim)
+    try:
+        ax.set_box_aspect((1, 1, 1))
+    except AttributeError:
+        pass
+    ax.view_init(elev=20, azim=35)
+    ax.legend(loc="upper left", fontsize=9)
+    ax.set_title("M on the sphere |M| = |M0|" + (f"\n{title}" if title else ""), fontsize=10)
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("run_dir")
+    p.add_argument("--title", default="")
+    a = p.parse_args(argv)
+    c = read_series(os.path.join(a.run_dir, "series.csv"))
+    plot_casimir_energy(c, os.path.join(a.run_dir, "casimir_energy.png"), a.title)
+    plot_trajectory(c, os.path.join(a.run_dir, "trajectory.png"), a.title)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

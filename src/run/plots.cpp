@@ -1,0 +1,84 @@
+/// @file src/run/plots.cpp
+/// @brief Runs python/lievi_plot.py on a run folder (posix_spawn, no shell; output into plot.log).
+#include "lievi/run/plots.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#ifndef LIEVI_PYTHON
+#define LIEVI_PYTHON "/usr/bin/python3"
+#endif
+#ifndef LIEVI_SOURCE_DIR
+#define LIEVI_SOURCE_DIR ""
+#endif
+
+extern char** environ;
+
+namespace lievi::run {
+namespace fs = std::filesystem;
+
+fs::path plot_script_path() {
+  if (const char* env = std::getenv("LIEVI_PLOT_SCRIPT"); env && *env) return env;
+  std::error_code ec;
+  const fs::path src = fs::path(LIEVI_SOURCE_DIR) / "python" / "lievi_plot.py";
+  if (!std::string(LIEVI_SOURCE_DIR).empty() && fs::exists(src, ec)) return src;
+  // Installed layout: <prefix>/bin/lievi and <prefix>/share/lievi/lievi_plot.py.
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share" / "lievi" / "lievi_plot.py";
+    if (fs::exists(installed, ec)) return installed;
+  }
+  return {};
+}
+
+std::optional<std::string> make_rigid_body_plots(const fs::path& dir, const std::string& title) {
+  const fs::path script = plot_script_path();
+  if (script.empty()) return std::string("plot script lievi_plot.py not found (set LIEVI_PLOT_SCRIPT)");
+  const char* env_py = std::getenv("LIEVI_PYTHON");
+  const std::string python = env_py && *env_py ? env_py : LIEVI_PYTHON;
+  const fs::path log = dir / "plot.log";
+
+  std::vector<std::string> args = {python, script.string(), dir.string(), "--title", title};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return "cannot start " + python + " (" + std::string(std::strerror(rc)) + ")";
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return std::string("waiting for the plot script failed");
+  }
+  std::error_code ec;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    fs::remove(log, ec);
+    return std::nullopt;
+  }
+  // Last non-empty line of the script's output says why (e.g. "ModuleNotFoundError: No module named ...").
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  const std::string how = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
+                                            : "was killed by signal " + std::to_string(WTERMSIG(status));
+  return python + " " + script.filename().string() + " " + how + (last.empty() ? "" : ": " + last) +
+         " (see plot.log)";
+}
+
+}  // namespace lievi::run

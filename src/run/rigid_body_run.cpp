@@ -1,0 +1,180 @@
+/// @file src/run/rigid_body_run.cpp
+/// @brief The rigid-body run loop and the run-with-outputs pipeline (series.csv, summary.json, plots).
+#include "lievi/run/rigid_body_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+
+#include "lievi/core/error.hpp"
+#include "lievi/io/output_dir.hpp"
+#include "lievi/io/series_csv.hpp"
+#include "lievi/io/summary.hpp"
+#include "lievi/run/diagnostics.hpp"
+#include "lievi/run/plots.hpp"
+#include "lievi/run/progress.hpp"
+
+namespace lievi::run {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// A step whose |M|^2 exceeds this factor times |M_0|^2 is a blow-up (numerical failure, exit 3).
+constexpr double kBlowUpFactor = 1e8;
+
+double seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+/// Re-throw a registry/stepper error with the scenario's file filled in.
+[[noreturn]] void rethrow_with_file(const invalid_argument& e, const io::RigidBodyScenario& s) {
+  std::vector<InputIssue> issues = e.issues();
+  for (auto& i : issues) {
+    if (i.file.empty()) i.file = s.source.empty() ? s.name : s.source;
+  }
+  throw invalid_argument(std::move(issues));
+}
+
+/// "try a smaller integrator.dt, e.g. 0.01 (= dt/10, keep t_end/dt an integer)"
+std::string smaller_dt_hint(const io::RigidBodyScenario& s) {
+  return "the step failed at dt = " + io::format_number(s.dt) + "; try a smaller integrator.dt, e.g. " +
+         io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)";
+}
+
+}  // namespace
+
+PreparedRigidBodyRun prepare_rigid_body(const io::RigidBodyScenario& s) {
+  PreparedRigidBodyRun p;
+  p.model = s.model();
+  p.x0 = s.initial_state();
+  try {
+    const auto options = s.method_options();
+    integrators::check_rigid_body_step(p.model, options, p.x0.M, s.dt);
+    p.stepper = integrators::make_rigid_body_stepper(p.model, options);
+    p.stepper->start(p.x0, s.dt);
+  } catch (const invalid_argument& e) {
+    rethrow_with_file(e, s);
+  }
+  return p;
+}
+
+RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBodyRun& p,
+                               std::span<RigidBodyObserver* const> observers, Progress progress) {
+  RunResult r;
+  r.traits = integrators::rigid_body_method_traits(s.method_options());
+  r.retraction = p.stepper->retraction();
+  r.notes = io::ignored_key_notes(s);
+
+  const double h = s.dt;
+  const long long N = s.steps, every = s.every;
+  models::RigidBodyState x = p.x0, x_prev = p.x0;
+  // |M|^2 is a Casimir of the exact flow for every K: growth by 1e8 is a numerical blow-up whatever the
+  // method.
+  const double C0 = models::RigidBody::casimir(p.x0.M) > 0.0 ? models::RigidBody::casimir(p.x0.M)
+                                                             : std::numeric_limits<double>::min();
+  long long last_output = 0;
+  Clock::duration in_output{0};
+
+  ProgressLine line(N, s.t_end, progress == Progress::automatic);
+  const auto t0 = Clock::now();
+  for (auto* o : observers) o->begin(p.model, x);
+  for (auto* o : observers) o->output(0, 0.0, x);
+  r.rows = 1;
+
+  long long k = 1;
+  for (; k <= N; ++k) {
+    const StepResult res = p.stepper->step(x, h);
+    r.newton.total += res.iterations;
+    r.newton.max = std::max(r.newton.max, res.iterations);
+    const bool finite = x.M.allFinite() && x.R.allFinite();
+    const bool blown_up = finite && x.M.squaredNorm() > kBlowUpFactor * C0;
+    if (!res.converged || !finite || blown_up) {
+      RunFailure f;
+      f.step = k;
+      f.t = s.time_at(k - 1);
+      f.node = res.node;
+      f.residual = res.residual;
+      if (!res.converged && res.message && *res.message)
+        f.message = res.message;
+      else if (!finite)
+        f.message = "non-finite state after the step";
+      else if (blown_up)
+        f.message = "blow-up: |M|^2 grew to more than 1e8 times its initial value (a conserved quantity)";
+      else
+        f.message = "the step did not converge";
+      f.hint = smaller_dt_hint(s);
+      r.failure = f;
+      x = x_prev;
+      break;
+    }
+    const double t_k = s.time_at(k);
+    for (auto* o : observers) o->step(k, t_k, x);
+    if (k % every == 0 || k == N) {
+      const auto t_out = Clock::now();
+      for (auto* o : observers) o->output(k, t_k, x);
+      ++r.rows;
+      last_output = k;
+      in_output += Clock::now() - t_out;
+    }
+    x_prev = x;
+    line.update(k, t_k);
+  }
+  r.steps = k - 1;
+  r.complete = !r.failure.has_value();
+  r.t_final = s.time_at(r.steps);
+  r.final_state = x;
+  if (!r.complete && last_output != r.steps) {
+    // Keep the last good step as the final row even if it was not an output time.
+    for (auto* o : observers) o->output(r.steps, r.t_final, x);
+    ++r.rows;
+  }
+  r.integrate_s = seconds(Clock::now() - t0 - in_output);
+  r.newton.mean = r.steps > 0 ? static_cast<double>(r.newton.total) / static_cast<double>(r.steps) : 0.0;
+  line.finish();
+  return r;
+}
+
+RunResult integrate_rigid_body(const io::RigidBodyScenario& s,
+                               std::span<RigidBodyObserver* const> observers) {
+  PreparedRigidBodyRun p = prepare_rigid_body(s);
+  return integrate_rigid_body(s, p, observers, Progress::never);
+}
+
+std::filesystem::path default_output_dir(const io::RigidBodyScenario& s) {
+  return std::filesystem::path("runs") / s.name;
+}
+
+RunResult run_rigid_body(const io::RigidBodyScenario& s, const std::filesystem::path& out_dir,
+                         const RunOptions& options) {
+  const auto t0 = Clock::now();
+  // Everything that can be bad input is checked before the first file is created.
+  io::check_output_dir(out_dir, options.force);
+  PreparedRigidBodyRun p = prepare_rigid_body(s);
+
+  io::OutputDir dir(out_dir, options.force);
+  RunResult r;
+  {
+    io::SeriesCsvWriter csv(dir.tmp() / "series.csv");
+    RigidBodyDiagnostics diag;
+    RigidBodyObserver* observers[] = {&csv, &diag};
+    r = integrate_rigid_body(s, p, observers, options.progress);
+    csv.close();
+    r.diagnostics = diag.values();
+  }
+  if (s.plots) {
+    const std::string title = s.name + ": " + s.method +
+                              (r.retraction.empty() ? "" : " (" + r.retraction + ")") +
+                              ", dt = " + io::format_number(s.dt) + (r.complete ? "" : " [incomplete]");
+    if (const auto why = make_rigid_body_plots(dir.tmp(), title)) r.notes.push_back("plots skipped: " + *why);
+  } else {
+    r.notes.emplace_back("plots not made: output.plots = false");
+  }
+  r.out_dir = dir.dir();
+  r.total_s = seconds(Clock::now() - t0);
+  io::write_rigid_body_summary(dir.tmp() / "summary.json", s, r);
+  dir.commit();
+  return r;
+}
+
+}  // namespace lievi::run
