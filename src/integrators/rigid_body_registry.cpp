@@ -1,7 +1,12 @@
 /// @file src/integrators/rigid_body_registry.cpp
 /// @brief Maps the method ids of docs/interfaces.md to type-erased steppers over the templated cores.
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <numbers>
+#include <sstream>
 #include <string>
 
+#include "lievi/integrators/ddb.hpp"
 #include "lievi/integrators/ode/rk4.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
 
@@ -22,18 +27,103 @@ class StatelessStepper final : public RigidBodyStepper {
   models::RigidBody b_;
 };
 
+/// Adapter for the DDB family: the core carries the Kahan residue; `start` runs the a-priori check.
+template <class Core>
+class DDBStepper final : public RigidBodyStepper {
+ public:
+  DDBStepper(const models::RigidBody& b, const RigidBodyMethodOptions& o) : core_(b), options_(o) {}
+  [[nodiscard]] MethodTraits traits() const override { return Core::traits; }
+  [[nodiscard]] std::string retraction() const override { return Core::R::id; }
+  void start(const models::RigidBodyState& x0, double h) override {
+    check_rigid_body_step(core_.model(), options_, x0.M, h);
+    core_.start(x0, h);
+  }
+  StepResult step(models::RigidBodyState& x, double h) override { return core_.step(x, h); }
+
+ private:
+  Core core_;
+  RigidBodyMethodOptions options_;
+};
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& e : v) s += (s.empty() ? "" : ", ") + e;
+  return s;
+}
+
+std::string allowed_methods() {
+  std::vector<std::string> ids;
+  for (const auto& t : rigid_body_methods()) ids.emplace_back(t.id);
+  return join(ids);
+}
+
+bool is_ddb_family(const std::string& method) { return method == "ddb"; }
+
+InputIssue unknown_retraction(const std::string& r) {
+  return {"", "integrator.retraction", "unknown retraction '" + r + "'; allowed: " + join(rigid_body_retractions())};
+}
+
 }  // namespace
 
 std::unique_ptr<RigidBodyStepper> make_rigid_body_stepper(const models::RigidBody& model,
                                                           const RigidBodyMethodOptions& options) {
   if (options.method == "rk4") return std::make_unique<StatelessStepper<RK4>>(model);
-  std::string allowed;
-  for (const auto& t : rigid_body_methods()) allowed += (allowed.empty() ? "" : ", ") + std::string(t.id);
-  throw invalid_argument("", "integrator.method", "unknown method '" + options.method + "'; allowed: " + allowed);
+  if (options.method == "ddb") {
+    if (options.retraction == "cayley") return std::make_unique<DDBStepper<DDBCayley>>(model, options);
+    if (options.retraction == "exp") return std::make_unique<DDBStepper<DDBExp>>(model, options);
+    if (options.retraction == "exp2") return std::make_unique<DDBStepper<DDBExp2>>(model, options);
+    throw invalid_argument({unknown_retraction(options.retraction)});
+  }
+  throw invalid_argument("", "integrator.method",
+                         "unknown method '" + options.method + "'; allowed: " + allowed_methods());
 }
 
-std::vector<MethodTraits> rigid_body_methods() { return {RK4::traits}; }
+MethodTraits rigid_body_method_traits(const RigidBodyMethodOptions& options) {
+  if (options.method == "rk4") return RK4::traits;
+  if (options.method == "ddb") {
+    if (options.retraction == "cayley") return DDBCayley::traits;
+    if (options.retraction == "exp") return DDBExp::traits;
+    if (options.retraction == "exp2") return DDBExp2::traits;
+    throw invalid_argument({unknown_retraction(options.retraction)});
+  }
+  throw invalid_argument("", "integrator.method",
+                         "unknown method '" + options.method + "'; allowed: " + allowed_methods());
+}
+
+std::vector<MethodTraits> rigid_body_methods() { return {DDBCayley::traits, RK4::traits}; }
 
 std::vector<std::string> rigid_body_retractions() { return {"cayley", "exp", "exp2"}; }
+
+void check_rigid_body_step(const models::RigidBody& model, const RigidBodyMethodOptions& options,
+                           const models::Vec3& M0, double dt) {
+  std::vector<InputIssue> issues;
+  bool known_method = false;
+  for (const auto& t : rigid_body_methods()) known_method = known_method || options.method == t.id;
+  if (!known_method)
+    issues.push_back({"", "integrator.method", "unknown method '" + options.method + "'; allowed: " + allowed_methods()});
+  bool known_retraction = false;
+  for (const auto& r : rigid_body_retractions()) known_retraction = known_retraction || options.retraction == r;
+  if (is_ddb_family(options.method) && !known_retraction) issues.push_back(unknown_retraction(options.retraction));
+
+  if (!(std::isfinite(dt) && dt > 0.0)) {
+    std::ostringstream m;
+    m.precision(17);
+    m << "value " << dt << " must be finite and > 0";
+    issues.push_back({"", "integrator.dt", m.str()});
+  } else if (is_ddb_family(options.method) && options.retraction == "exp") {
+    // I_min: smallest eigenvalue of the symmetric inertia.
+    const double I_min = Eigen::SelfAdjointEigenSolver<models::Mat3>(model.I, Eigen::EigenvaluesOnly).eigenvalues()(0);
+    const double bound = dt * M0.norm() / I_min;
+    if (!(bound < 2.0 * std::numbers::pi)) {
+      std::ostringstream m;
+      m.precision(17);
+      m << "value " << dt << " too large for retraction 'exp': dt |M0| / I_min = " << bound
+        << " must be < 2 pi (pole of psi_exp at h|xi| = 2 pi); use dt < " << 2.0 * std::numbers::pi * I_min / M0.norm()
+        << " or retraction 'cayley'";
+      issues.push_back({"", "integrator.dt", m.str()});
+    }
+  }
+  if (!issues.empty()) throw invalid_argument(std::move(issues));
+}
 
 }  // namespace lievi::integrators

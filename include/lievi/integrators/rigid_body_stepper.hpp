@@ -57,4 +57,17 @@ std::vector<MethodTraits> rigid_body_methods();
 /// Allowed values of `integrator.retraction`.
 std::vector<std::string> rigid_body_retractions();
 
+/// Traits of `options.method` with `options.retraction` (e.g. DDB-exp2 is not symplectic). Throws
+/// lievi::invalid_argument like make_rigid_body_stepper for an unknown id.
+MethodTraits rigid_body_method_traits(const RigidBodyMethodOptions& options);
+
+/// A-priori check of a run before it starts (call it from the scenario layer; `RigidBodyStepper::start` of
+/// the DDB steppers calls it too). Throws lievi::invalid_argument (all issues together) if
+///  - `integrator.method` / `integrator.retraction` is unknown (the retraction only for the DDB family),
+///  - `integrator.dt` is not finite and > 0,
+///  - DDB with tau = exp and  dt |M0| / I_min >= 2 pi: step (a) has a pole at h|xi| = 2 pi (rigid-body-ddb
+///    spec §3); since |xi| <= |M|/I_min and |M| = |M0| is conserved, the bound is known a priori.
+void check_rigid_body_step(const models::RigidBody& model, const RigidBodyMethodOptions& options,
+                           const models::Vec3& M0, double dt);
+
 }  // namespace lievi::integrators
