@@ -7,6 +7,7 @@
 ///   dM/dt = M × Omega + alpha M × (M × Omega).
 /// Casimir |M|^2 is conserved; dH/dt = -(M × Omega)^T K (M × Omega) <= 0 with H = ½ M · Omega.
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <Eigen/LU>
 
 namespace lievi::models {
