@@ -9,6 +9,7 @@
 #include "lievi/integrators/ddb.hpp"
 #include "lievi/integrators/ode/rk4.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
+#include "registry_entries.hpp"
 
 namespace lievi::integrators {
 namespace {
@@ -57,60 +58,101 @@ std::string allowed_methods() {
   return join(ids);
 }
 
-bool is_ddb_family(const std::string& method) { return method == "ddb"; }
+template <class Core>
+std::unique_ptr<RigidBodyStepper> make_ddb(const models::RigidBody& model, const RigidBodyMethodOptions& o) {
+  return std::make_unique<DDBStepper<Core>>(model, o);
+}
 
-InputIssue unknown_retraction(const std::string& r) {
-  return {"", "integrator.retraction", "unknown retraction '" + r + "'; allowed: " + join(rigid_body_retractions())};
+std::unique_ptr<RigidBodyStepper> make_ddb_any(const models::RigidBody& model, const RigidBodyMethodOptions& o) {
+  if (o.retraction == "cayley") return make_ddb<DDBCayley>(model, o);
+  if (o.retraction == "exp") return make_ddb<DDBExp>(model, o);
+  if (o.retraction == "exp2") return make_ddb<DDBExp2>(model, o);
+  throw invalid_argument({detail::unknown_retraction(o.retraction)});
+}
+
+MethodTraits ddb_traits(const RigidBodyMethodOptions& o) {
+  if (o.retraction == "cayley") return DDBCayley::traits;
+  if (o.retraction == "exp") return DDBExp::traits;
+  if (o.retraction == "exp2") return DDBExp2::traits;
+  throw invalid_argument({detail::unknown_retraction(o.retraction)});
+}
+
+std::unique_ptr<RigidBodyStepper> make_rk4(const models::RigidBody& model, const RigidBodyMethodOptions&) {
+  return std::make_unique<StatelessStepper<RK4>>(model);
+}
+MethodTraits rk4_traits(const RigidBodyMethodOptions&) { return RK4::traits; }
+
+/// Every entry, in listing order.
+const std::vector<detail::MethodEntry>& entries() {
+  static const std::vector<detail::MethodEntry> all = [] {
+    std::vector<detail::MethodEntry> v = detail::basic_entries();
+    for (auto& e : detail::symmetric_entries()) v.push_back(e);
+    for (auto& e : detail::ode_entries()) v.push_back(e);
+    return v;
+  }();
+  return all;
+}
+
+const detail::MethodEntry* find_entry(const std::string& id) {
+  for (const auto& e : entries())
+    if (id == e.traits.id) return &e;
+  return nullptr;
+}
+
+[[noreturn]] void throw_unknown_method(const std::string& id) {
+  throw invalid_argument("", "integrator.method", "unknown method '" + id + "'; allowed: " + allowed_methods());
 }
 
 }  // namespace
 
+namespace detail {
+InputIssue unknown_retraction(const std::string& r) {
+  return {"", "integrator.retraction", "unknown retraction '" + r + "'; allowed: " + join(rigid_body_retractions())};
+}
+
+std::vector<MethodEntry> basic_entries() {
+  return {{DDBCayley::traits, true, &make_ddb_any, &ddb_traits}, {RK4::traits, false, &make_rk4, &rk4_traits}};
+}
+}  // namespace detail
+
 std::unique_ptr<RigidBodyStepper> make_rigid_body_stepper(const models::RigidBody& model,
                                                           const RigidBodyMethodOptions& options) {
-  if (options.method == "rk4") return std::make_unique<StatelessStepper<RK4>>(model);
-  if (options.method == "ddb") {
-    if (options.retraction == "cayley") return std::make_unique<DDBStepper<DDBCayley>>(model, options);
-    if (options.retraction == "exp") return std::make_unique<DDBStepper<DDBExp>>(model, options);
-    if (options.retraction == "exp2") return std::make_unique<DDBStepper<DDBExp2>>(model, options);
-    throw invalid_argument({unknown_retraction(options.retraction)});
-  }
-  throw invalid_argument("", "integrator.method",
-                         "unknown method '" + options.method + "'; allowed: " + allowed_methods());
+  const auto* e = find_entry(options.method);
+  if (!e) throw_unknown_method(options.method);
+  return e->make(model, options);
 }
 
 MethodTraits rigid_body_method_traits(const RigidBodyMethodOptions& options) {
-  if (options.method == "rk4") return RK4::traits;
-  if (options.method == "ddb") {
-    if (options.retraction == "cayley") return DDBCayley::traits;
-    if (options.retraction == "exp") return DDBExp::traits;
-    if (options.retraction == "exp2") return DDBExp2::traits;
-    throw invalid_argument({unknown_retraction(options.retraction)});
-  }
-  throw invalid_argument("", "integrator.method",
-                         "unknown method '" + options.method + "'; allowed: " + allowed_methods());
+  const auto* e = find_entry(options.method);
+  if (!e) throw_unknown_method(options.method);
+  return e->traits_for(options);
 }
 
-std::vector<MethodTraits> rigid_body_methods() { return {DDBCayley::traits, RK4::traits}; }
+std::vector<MethodTraits> rigid_body_methods() {
+  std::vector<MethodTraits> v;
+  for (const auto& e : entries()) v.push_back(e.traits);
+  return v;
+}
 
 std::vector<std::string> rigid_body_retractions() { return {"cayley", "exp", "exp2"}; }
 
 void check_rigid_body_step(const models::RigidBody& model, const RigidBodyMethodOptions& options,
                            const models::Vec3& M0, double dt) {
   std::vector<InputIssue> issues;
-  bool known_method = false;
-  for (const auto& t : rigid_body_methods()) known_method = known_method || options.method == t.id;
-  if (!known_method)
+  const auto* entry = find_entry(options.method);
+  const bool uses_retraction = entry && entry->uses_retraction;
+  if (!entry)
     issues.push_back({"", "integrator.method", "unknown method '" + options.method + "'; allowed: " + allowed_methods()});
   bool known_retraction = false;
   for (const auto& r : rigid_body_retractions()) known_retraction = known_retraction || options.retraction == r;
-  if (is_ddb_family(options.method) && !known_retraction) issues.push_back(unknown_retraction(options.retraction));
+  if (uses_retraction && !known_retraction) issues.push_back(detail::unknown_retraction(options.retraction));
 
   if (!(std::isfinite(dt) && dt > 0.0)) {
     std::ostringstream m;
     m.precision(17);
     m << "value " << dt << " must be finite and > 0";
     issues.push_back({"", "integrator.dt", m.str()});
-  } else if (is_ddb_family(options.method) && options.retraction == "exp") {
+  } else if (uses_retraction && options.retraction == "exp") {
     // I_min: smallest eigenvalue of the symmetric inertia.
     const double I_min = Eigen::SelfAdjointEigenSolver<models::Mat3>(model.I, Eigen::EigenvaluesOnly).eigenvalues()(0);
     const double bound = dt * M0.norm() / I_min;
