@@ -398,7 +398,36 @@ class DDB {
     // (b) phi_k = K ((I xi) × xi)
     const Vec3 Ixi_x_xi = I_times(xi).cross(xi);
     const Vec3 phi_k = K_scalar_ ? Vec3(b_.K(0, 0) * Ixi_x_xi) : Vec3(b_.K * Ixi_x_xi);
+    // (c) and the attitude.
+    update(x, c_, xi, phi_k, h);
+    if (!std::isfinite(x.M.sum() + x.R.sum())) {
+      res.converged = false;
+      res.message = "DDB: non-finite state after step (c)";
+    }
+    return res;
+  }
 
+  /// M' = tau(-h xi) M_k  (the first factor of step (c), transpose convention), computed exactly as `update`
+  /// computes it (same coefficients, same operations), for methods that need M' before step (c) completes
+  /// (the symmetric DDB of spec §4 solves for xi_{k+1} against it).
+  [[nodiscard]] static Vec3 first_rotation(const Vec3& M_k, const Vec3& xi, double h) {
+    constexpr double s = Convention == Coadjoint::transpose ? -1.0 : 1.0;
+    const Vec3 x_xi = (s * h) * xi;
+    double a_xi, b_xi;
+    RotationCoefficients<R>::get(x_xi, a_xi, b_xi);
+    double d1[3];
+    const double Mk[3] = {M_k(0), M_k(1), M_k(2)};
+    increment3(x_xi, a_xi, b_xi, Mk, d1);
+    return Vec3(Mk[0] + d1[0], Mk[1] + d1[1], Mk[2] + d1[2]);
+  }
+
+  /// Step (c) and the attitude for given xi_k and phi_k (spec §3 (b, c)):
+  ///   M_{k+1} = tau(-h phi_k) ( tau(-h xi_k) M_k ),   R_{k+1} = R_k tau(h xi_k),
+  /// with M_{k+1} = M_k + (delta_1 + delta_2) summed by Kahan compensation against the residue `c` (carried by
+  /// the caller across steps; reset to 0 at the start of a run). Shared by DDB, the symmetric DDB (spec §4,
+  /// with phi_k = phibar) and Moser–Veselov (spec §5 (b), with R = Cayley). No allocation.
+  [[gnu::always_inline]] static inline void update(models::RigidBodyState& x, Vec3& c, const Vec3& xi,
+                                                   const Vec3& phi_k, double h) {
     // (c) M' = tau(-h xi) M_k, M_{k+1} = tau(-h phi_k) M'  (wrong_left: +h), as increments.
     constexpr double s = Convention == Coadjoint::transpose ? -1.0 : 1.0;
     const Vec3 x_xi = (s * h) * xi;
@@ -412,12 +441,12 @@ class DDB {
     increment3(x_xi, a_xi, b_xi, Mk, d1);
     for (int i = 0; i < 3; ++i) Mp[i] = Mk[i] + d1[i];
     increment3(x_phi, a_phi, b_phi, Mp, d2);
-    // Kahan: M_{k+1} = M_k + (d1 + d2), with the rounding residue c_ carried to the next step.
+    // Kahan: M_{k+1} = M_k + (d1 + d2), with the rounding residue c carried to the next step.
     for (int i = 0; i < 3; ++i) {
       if constexpr (Sum == Summation::compensated) {
-        const double y = (d1[i] + d2[i]) - c_(i);
+        const double y = (d1[i] + d2[i]) - c(i);
         const double t = Mk[i] + y;
-        c_(i) = (t - Mk[i]) - y;
+        c(i) = (t - Mk[i]) - y;
         x.M(i) = t;
       } else {
         x.M(i) = Mk[i] + (d1[i] + d2[i]);
@@ -440,11 +469,6 @@ class DDB {
       increment3(x_att, a_att, b_att, row, inc);
       for (int j = 0; j < 3; ++j) x.R(i, j) = row[j] + inc[j];
     }
-    if (!std::isfinite(x.M.sum() + x.R.sum())) {
-      res.converged = false;
-      res.message = "DDB: non-finite state after step (c)";
-    }
-    return res;
   }
 
   /// out = tau(x) v - v = a x × v + b x × (x × v), on scalars.
