@@ -34,6 +34,18 @@ struct ValidateArgs {
 CLI::App* add_validate_command(CLI::App& app, ValidateArgs& args);
 int validate_command(const ValidateArgs& args);
 
+struct ConvergenceArgs {
+  std::string file;
+  std::string param;
+  std::vector<std::string> values;
+  std::string reference = "taylor";
+  std::vector<std::string> set;
+  std::string out;
+  bool force = false;
+};
+CLI::App* add_convergence_command(CLI::App& app, ConvergenceArgs& args);
+int convergence_command(const ConvergenceArgs& args);
+
 CLI::App* add_methods_command(CLI::App& app);
 int methods_command();
 

@@ -1,5 +1,5 @@
 /// @file apps/lievi/main.cpp
-/// @brief The `lievi` command line (CLI11): run, validate, methods, schema; --version, --help.
+/// @brief The `lievi` command line (CLI11): run, convergence, validate, methods, schema; --version, --help.
 /// A thin layer over the C++ API (lievi/io/scenario.hpp, lievi/run/rigid_body_run.hpp).
 #include <cstdio>
 #include <exception>
@@ -28,7 +28,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   RunArgs run_args;
   ValidateArgs validate_args;
+  ConvergenceArgs convergence_args;
   CLI::App* run = add_run_command(app, run_args);
+  CLI::App* convergence = add_convergence_command(app, convergence_args);
   CLI::App* validate = add_validate_command(app, validate_args);
   CLI::App* methods = add_methods_command(app);
   CLI::App* schema = add_schema_command(app);
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (run->parsed()) return run_command(run_args);
+    if (convergence->parsed()) return convergence_command(convergence_args);
     if (validate->parsed()) return validate_command(validate_args);
     if (methods->parsed()) return methods_command();
     if (schema->parsed()) return schema_command();
