@@ -4,12 +4,7 @@
 /// convergence.png via python/lievi_convergence_plot.py).
 #include "lievi/run/convergence.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -30,14 +25,6 @@
 #include "lievi/run/rigid_body_run.hpp"
 #include "lievi/version.hpp"
 
-#ifndef LIEVI_PYTHON
-#define LIEVI_PYTHON "/usr/bin/python3"
-#endif
-#ifndef LIEVI_SOURCE_DIR
-#define LIEVI_SOURCE_DIR ""
-#endif
-
-extern char** environ;
 
 namespace lievi::run {
 namespace fs = std::filesystem;
@@ -147,67 +134,29 @@ models::Vec3 reference_final(const io::RigidBodyScenario& s, ConvergenceReferenc
 
 /// Path of python/lievi_convergence_plot.py: $LIEVI_CONVERGENCE_PLOT_SCRIPT, else next to the run plot script
 /// (source tree or <prefix>/share/lievi), else <source>/python.
+/// lievi_convergence_plot.py: $LIEVI_CONVERGENCE_PLOT_SCRIPT, else beside the run plot script in use (so
+/// LIEVI_PLOT_SCRIPT pointing into a python/ folder finds its sibling), else the usual places.
 fs::path convergence_plot_script() {
+  const char* name = "lievi_convergence_plot.py";
   if (const char* env = std::getenv("LIEVI_CONVERGENCE_PLOT_SCRIPT"); env && *env) return env;
   std::error_code ec;
-  const char* name = "lievi_convergence_plot.py";
   if (const fs::path p = plot_script_path(); !p.empty() && fs::exists(p.parent_path() / name, ec))
     return p.parent_path() / name;
-  if (const fs::path src = fs::path(LIEVI_SOURCE_DIR) / "python" / name;
-      !std::string(LIEVI_SOURCE_DIR).empty() && fs::exists(src, ec))
-    return src;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "lievi" / name;
-    if (fs::exists(installed, ec)) return installed;
-  }
-  return {};
+  return find_python_script(name, nullptr);
 }
 
-/// Run the plot script on `dir` (no shell; its output goes to dir/plot.log, removed on success). Returns why
-/// the plot was skipped, or nullopt. Same process rules as run/plots.cpp (which handles the run plots only).
+/// The log-log plot of `dir`/convergence.csv (run/plots.hpp process rules). Returns why it was skipped, or nullopt.
 std::optional<std::string> make_convergence_plot(const fs::path& dir, const std::string& title,
                                                  const std::string& xlabel, double fitted) {
   const fs::path script = convergence_plot_script();
   if (script.empty())
     return std::string("plot script lievi_convergence_plot.py not found (set LIEVI_CONVERGENCE_PLOT_SCRIPT)");
-  const char* env_py = std::getenv("LIEVI_PYTHON");
-  const std::string python = env_py && *env_py ? env_py : LIEVI_PYTHON;
-  const fs::path log = dir / "plot.log";
-  std::vector<std::string> args = {python, script.string(), dir.string(), "--title",
-                                   title,  "--xlabel",      xlabel};
+  std::vector<std::string> args = {dir.string(), "--title", title, "--xlabel", xlabel};
   if (std::isfinite(fitted)) {
     args.emplace_back("--fitted");
     args.push_back(io::format_number(fitted));
   }
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return "cannot start " + python + " (" + std::string(std::strerror(rc)) + ")";
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return std::string("waiting for the plot script failed");
-  std::error_code ec;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    fs::remove(log, ec);
-    return std::nullopt;
-  }
-  std::ifstream in(log);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  const std::string how = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
-                                            : "was killed by signal " + std::to_string(WTERMSIG(status));
-  return python + " " + script.filename().string() + " " + how + (last.empty() ? "" : ": " + last) +
-         " (see plot.log)";
+  return run_plot_script(script, dir, args);
 }
 
 json number_or_null(double x) {

@@ -26,28 +26,30 @@ extern char** environ;
 namespace lievi::run {
 namespace fs = std::filesystem;
 
-fs::path plot_script_path() {
-  if (const char* env = std::getenv("LIEVI_PLOT_SCRIPT"); env && *env) return env;
+fs::path find_python_script(const std::string& name, const char* env_override) {
+  if (const char* env = env_override ? std::getenv(env_override) : nullptr; env && *env) return env;
   std::error_code ec;
-  const fs::path src = fs::path(LIEVI_SOURCE_DIR) / "python" / "lievi_plot.py";
+  const fs::path src = fs::path(LIEVI_SOURCE_DIR) / "python" / name;
   if (!std::string(LIEVI_SOURCE_DIR).empty() && fs::exists(src, ec)) return src;
-  // Installed layout: <prefix>/bin/lievi and <prefix>/share/lievi/lievi_plot.py.
+  // Installed layout: <prefix>/bin/lievi and <prefix>/share/lievi/<name>.
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "lievi" / "lievi_plot.py";
+    const fs::path installed = exe.parent_path().parent_path() / "share" / "lievi" / name;
     if (fs::exists(installed, ec)) return installed;
   }
   return {};
 }
 
-std::optional<std::string> make_rigid_body_plots(const fs::path& dir, const std::string& title) {
-  const fs::path script = plot_script_path();
-  if (script.empty()) return std::string("plot script lievi_plot.py not found (set LIEVI_PLOT_SCRIPT)");
+fs::path plot_script_path() { return find_python_script("lievi_plot.py", "LIEVI_PLOT_SCRIPT"); }
+
+std::optional<std::string> run_plot_script(const fs::path& script, const fs::path& dir,
+                                           const std::vector<std::string>& script_args) {
   const char* env_py = std::getenv("LIEVI_PYTHON");
   const std::string python = env_py && *env_py ? env_py : LIEVI_PYTHON;
   const fs::path log = dir / "plot.log";
 
-  std::vector<std::string> args = {python, script.string(), dir.string(), "--title", title};
+  std::vector<std::string> args = {python, script.string()};
+  args.insert(args.end(), script_args.begin(), script_args.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -79,6 +81,12 @@ std::optional<std::string> make_rigid_body_plots(const fs::path& dir, const std:
                                             : "was killed by signal " + std::to_string(WTERMSIG(status));
   return python + " " + script.filename().string() + " " + how + (last.empty() ? "" : ": " + last) +
          " (see plot.log)";
+}
+
+std::optional<std::string> make_rigid_body_plots(const fs::path& dir, const std::string& title) {
+  const fs::path script = plot_script_path();
+  if (script.empty()) return std::string("plot script lievi_plot.py not found (set LIEVI_PLOT_SCRIPT)");
+  return run_plot_script(script, dir, {dir.string(), "--title", title});
 }
 
 }  // namespace lievi::run

@@ -8,8 +8,20 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace lievi::run {
+
+/// A script shipped with lievi: $`env_override` if set, else <source>/python/`name`, else
+/// <prefix>/share/lievi/`name` next to the installed program; "" if none exists.
+[[nodiscard]] std::filesystem::path find_python_script(const std::string& name, const char* env_override);
+
+/// Run `python script args...` (no shell; stdin /dev/null; output into `dir`/plot.log, removed on success).
+/// The interpreter is $LIEVI_PYTHON or the CMake-configured one. Returns nullopt on success, otherwise one line
+/// saying why (the script's last output line, its exit status).
+[[nodiscard]] std::optional<std::string> run_plot_script(const std::filesystem::path& script,
+                                                         const std::filesystem::path& dir,
+                                                         const std::vector<std::string>& args);
 
 /// Make casimir_energy.png and trajectory.png from `dir`/series.csv. Returns nullopt on success, otherwise
 /// why the plots were skipped (one line; the script's output is kept in `dir`/plot.log).
