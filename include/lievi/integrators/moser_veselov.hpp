@@ -98,21 +98,8 @@ class MoserVeselov {
     if (r.converged) return r;
     int iterations = r.iterations;
     Vec3 z = omega;
-    double s = 0.0, ds = 0.25;
-    while (s < 1.0 && ds >= continuation_min_increment) {
-      const double s_try = std::min(1.0, s + ds);
-      Vec3 z_try = z;
-      const StepResult rc = newton_at(M_k, h * s_try, z_try);
-      iterations += rc.iterations;
-      if (rc.converged) {
-        s = s_try;
-        z = z_try;
-        ds *= 2.0;
-      } else {
-        ds *= 0.5;
-      }
-    }
-    if (s == 1.0) {
+    const auto at = [&](double s, Vec3& x) { return newton_at(M_k, h * s, x); };
+    if (solve::continuation(at, z, iterations, continuation_min_increment)) {
       xi = z;
       r = newton_at(M_k, h, xi);
       r.iterations += iterations;

@@ -9,6 +9,7 @@
 /// non-finite Jacobian, non-finite iterate) is *returned* in a StepResult, never thrown.
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -26,6 +27,31 @@ struct NewtonOptions {
   double residual_tol = 1e-13;
   int max_iterations = tol::newton_max_iterations;
 };
+
+/// Continuation in a parameter s in [0, 1]: follow the solution branch of F(x; s) = 0 from a known solution
+/// `x` at s = 0 to s = 1 by Newton at increasing s; the increment (first 1/4) doubles on success and halves on
+/// failure, and the continuation gives up below `min_increment`. `newton_at(s, x)` runs Newton at s from x (in
+/// place) and returns its StepResult. Returns true with x at s = 1, or false (x at the last s reached);
+/// `iterations` accumulates every Newton iteration spent. Used by the implicit rigid-body steps when the
+/// start guess at the full step fails (s scales the time step).
+template <class Vec, class NewtonAt>
+bool continuation(NewtonAt&& newton_at, Vec& x, int& iterations, double min_increment) {
+  double s = 0.0, ds = 0.25;
+  while (s < 1.0 && ds >= min_increment) {
+    const double s_try = std::min(1.0, s + ds);
+    Vec x_try = x;
+    const StepResult r = newton_at(s_try, x_try);
+    iterations += r.iterations;
+    if (r.converged) {
+      s = s_try;
+      x = x_try;
+      ds *= 2.0;
+    } else {
+      ds *= 0.5;
+    }
+  }
+  return s == 1.0;
+}
 
 /// Solve the 3x3 system J d = r by the adjugate in cross-product form:
 ///   with columns a, b, c of J:  d = ((b×c)·r, (c×a)·r, (a×b)·r) / (a·(b×c)).
