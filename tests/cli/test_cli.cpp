@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lievi/integrators/rigid_body_stepper.hpp"
+#include "support/cli_process.hpp"
 #include "lievi/io/scenario.hpp"
 #include "lievi/io/series_csv.hpp"
 #include "lievi/run/rigid_body_run.hpp"
@@ -25,62 +26,21 @@ using nlohmann::json;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-  [[nodiscard]] std::vector<std::string> err_lines() const {
-    std::vector<std::string> v;
-    std::istringstream in(err);
-    for (std::string l; std::getline(in, l);)
-      if (!l.empty()) v.push_back(l);
-    return v;
-  }
-};
+using Result = lievi::test::CliResult;
+using lievi::test::dir_entries;
+using lievi::test::read_file;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+std::string read(const fs::path& p) { return read_file(p); }
 
 /// A fresh, empty working folder under the build tree.
-fs::path workdir(const std::string& name) {
-  const fs::path d = fs::path(LIEVI_TEST_TMP_DIR) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path workdir(const std::string& name) { return lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, name); }
 
 /// Run `lievi args...` in `cwd` (stderr is not a TTY here, so no progress line); `env` is prefixed.
 Result run_cli(const fs::path& cwd, const std::vector<std::string>& args, const std::string& env = "") {
-  const fs::path o = cwd / ".stdout", e = cwd / ".stderr";
-  std::string cmd = "cd " + quote(cwd.string()) + " && " + env + " " + quote(LIEVI_CLI_PATH);
-  for (const auto& a : args) cmd += " " + quote(a);
-  cmd += " > " + quote(o.string()) + " 2> " + quote(e.string());
-  const int st = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.out = read(o);
-  r.err = read(e);
-  fs::remove(o);
-  fs::remove(e);
-  return r;
+  return lievi::test::run_program(LIEVI_CLI_PATH, cwd, args, env);
 }
 
-/// Entries of a folder, ignoring the captured output files.
-std::vector<std::string> entries(const fs::path& d) {
-  std::vector<std::string> v;
-  for (const auto& e : fs::directory_iterator(d)) v.push_back(e.path().filename().string());
-  std::sort(v.begin(), v.end());
-  return v;
-}
+std::vector<std::string> entries(const fs::path& d) { return dir_entries(d); }
 
 bool has_method(const std::string& id) {
   for (const auto& t : lievi::integrators::rigid_body_methods())
