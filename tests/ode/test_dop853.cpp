@@ -222,7 +222,7 @@ TEST(Dop853, AgreesWithScipyDop853OnScenarioA) {
   const std::vector<double> t = unit_times(s.t_end);
   std::ostringstream cmd;
   cmd.precision(17);
-  cmd << python << " " << LIEVI_TEST_DIR << "/scipy_dop853_tol.py " << 1e-12;
+  cmd << python << " " << LIEVI_TEST_DIR << "/../rigid_body/scipy_dop853.py --tol " << 1e-12;
   for (int i = 0; i < 3; ++i) cmd << " " << s.body.I(i, i);
   cmd << " " << 0.5;
   for (int i = 0; i < 3; ++i) cmd << " " << s.M0(i);

@@ -1,8 +1,8 @@
-"""SciPy DOP853 (rtol = atol = 1e-13) for the rigid body with double-bracket dissipation (spec §1, §6).
+"""SciPy DOP853 (rtol = atol = 1e-13 unless --tol is given) for the rigid body with double-bracket dissipation (spec §1, §6).
 
     dM/dt = M x Omega + alpha M x (M x Omega),  Omega = I^{-1} M,  I = diag(I1, I2, I3).
 
-Usage: scipy_dop853.py I1 I2 I3 alpha M1 M2 M3 t_1 ... t_n
+Usage: scipy_dop853.py [--tol TOL] I1 I2 I3 alpha M1 M2 M3 t_1 ... t_n
 Prints one line "t M1 M2 M3" per output time with 17 significant digits. Exit 77 if SciPy is missing.
 """
 import sys
@@ -15,6 +15,10 @@ except ImportError:
 
 
 def main(argv):
+    tol = 1e-13
+    if argv[:1] == ["--tol"]:
+        tol = float(argv[1])
+        argv = argv[2:]
     vals = [float(a) for a in argv]
     inertia = np.array(vals[0:3])
     alpha = vals[3]
@@ -26,7 +30,7 @@ def main(argv):
         u = np.cross(m, omega)
         return u + alpha * np.cross(m, u)
 
-    sol = solve_ivp(field, (0.0, times[-1]), m0, method="DOP853", rtol=1e-13, atol=1e-13, t_eval=times)
+    sol = solve_ivp(field, (0.0, times[-1]), m0, method="DOP853", rtol=tol, atol=tol, t_eval=times)
     if not sol.success:
         print(sol.message, file=sys.stderr)
         return 1
