@@ -11,10 +11,12 @@ packages=(
   libtomlplusplus-dev                            # scenario files
   nlohmann-json3-dev                             # summary.json writing (and reading in tests)
   librandom123-dev                               # counter-based Philox noise
+  libhdf5-dev                                    # fields.h5 output (HDF5 C library)
   libboost-dev                                   # Boost.Math (Jacobi elliptic reference), odeint
   libgtest-dev libgmock-dev                      # unit tests
   libbenchmark-dev                               # bench/
   python3-numpy python3-scipy python3-matplotlib # plots and SciPy reference checks (/usr/bin/python3)
+  python3-h5py                                   # reading fields.h5 in plots and tests
 )
 
 missing=()

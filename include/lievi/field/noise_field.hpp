@@ -1,0 +1,135 @@
+#pragma once
+/// @file lievi/field/noise_field.hpp
+/// @brief The noise of a staggered field: per step n the Wiener increments of every mode (noise/wiener.hpp)
+/// and the body-frame group increment theta_j = sum_k Theta_k(s_j) Delta W^{k,n} of every node
+/// (beam-integrators.md §3.2, §6).
+///
+/// Modes (docs/interfaces.md "Noise streams"): `common` one Brownian motion for all nodes (mode 0);
+/// `independent` one per node (mode k = node index, one scalar draw per step); `modes` a list of spatial
+/// fields Theta_k(s), mode k = list index. theta_j = 0 at clamped nodes. The increments are pure functions of
+/// (seed, path, fine step, mode), so they do not depend on the thread count or the order of the sweep.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "lievi/field/grid.hpp"
+#include "lievi/field/staggered.hpp"
+#include "lievi/noise/wiener.hpp"
+
+namespace lievi::field {
+
+enum class NoiseMode { none, common, independent, modes };
+
+[[nodiscard]] inline const char* to_string(NoiseMode m) {
+  switch (m) {
+    case NoiseMode::none:
+      return "none";
+    case NoiseMode::common:
+      return "common";
+    case NoiseMode::independent:
+      return "independent";
+    case NoiseMode::modes:
+      break;
+  }
+  return "modes";
+}
+
+template <class Algebra>
+class NoiseField {
+ public:
+  NoiseField() = default;
+  /// `theta`: the amplitude Theta for common / independent; `modes[k][j]` = Theta_k(s_j) for `modes`.
+  NoiseField(const Grid& grid, NoiseMode mode, const Algebra& theta, std::vector<std::vector<Algebra>> modes,
+             noise::WienerIncrements increments)
+      : mode_(mode), theta_(theta), modes_(std::move(modes)), inc_(increments), n_nodes_(grid.n_nodes()) {
+    clamped_first_ = grid.clamped(NodeIndex{0});
+    clamped_last_ = grid.clamped(NodeIndex{n_nodes_ - 1});
+    if (mode_ == NoiseMode::modes) {
+      for (const auto& m : modes_)
+        if (static_cast<std::ptrdiff_t>(m.size()) != n_nodes_)
+          throw std::invalid_argument("field::NoiseField: a mode must give Theta_k at every node");
+      dW_.assign(modes_.size(), 0.0);
+    } else if (mode_ == NoiseMode::independent) {
+      dW_.assign(static_cast<std::size_t>(n_nodes_), 0.0);
+    } else {
+      dW_.assign(1, 0.0);
+    }
+  }
+
+  [[nodiscard]] NoiseMode mode() const { return mode_; }
+  [[nodiscard]] bool active() const { return mode_ != NoiseMode::none; }
+  [[nodiscard]] const noise::WienerIncrements& increments() const { return inc_; }
+
+  /// Draw the increments of step n (from t_n to t_{n+1}). Parallel over chunks of nodes for `independent`.
+  void draw(std::uint64_t n) {
+    switch (mode_) {
+      case NoiseMode::none:
+        return;
+      case NoiseMode::common:
+        dW_[0] = inc_.increment(n, 0);
+        return;
+      case NoiseMode::modes:
+        inc_.increments(n, 0, dW_.size(), dW_.data());
+        return;
+      case NoiseMode::independent: {
+        const std::ptrdiff_t chunk = 4096, n_chunks = (n_nodes_ + chunk - 1) / chunk;
+#pragma omp parallel for schedule(static)
+        for (std::ptrdiff_t c = 0; c < n_chunks; ++c) {
+          const std::ptrdiff_t b = c * chunk, e = std::min(n_nodes_, b + chunk);
+          inc_.increments(n, static_cast<std::uint32_t>(b), static_cast<std::size_t>(e - b), dW_.data() + b);
+        }
+        return;
+      }
+    }
+  }
+
+  /// The scalar increment that drives node j (common: the one Brownian motion; independent: node j's own).
+  /// Not defined for `modes` (a node sees several). Zero at clamped nodes.
+  [[nodiscard]] double dW(std::ptrdiff_t j) const {
+    if (is_clamped(j) || mode_ == NoiseMode::none) return 0.0;
+    return mode_ == NoiseMode::independent ? dW_[static_cast<std::size_t>(j)] : dW_[0];
+  }
+
+  /// theta_j = sum_k Theta_k(s_j) Delta W^{k,n} for the step drawn last (zero at clamped nodes).
+  [[nodiscard]] Algebra theta(std::ptrdiff_t j) const {
+    switch (mode_) {
+      case NoiseMode::none:
+        break;
+      case NoiseMode::common:
+      case NoiseMode::independent:
+        if (!is_clamped(j)) return Algebra(theta_ * dW(j));
+        break;
+      case NoiseMode::modes: {
+        if (is_clamped(j)) break;
+        Algebra t = modes_[0][static_cast<std::size_t>(j)] * dW_[0];
+        for (std::size_t k = 1; k < modes_.size(); ++k) t += modes_[k][static_cast<std::size_t>(j)] * dW_[k];
+        return t;
+      }
+    }
+    return zero();
+  }
+
+  /// The raw increments of the last draw (one per mode; one in total for common).
+  [[nodiscard]] const std::vector<double>& raw() const { return dW_; }
+  /// The amplitude of common / independent noise.
+  [[nodiscard]] const Algebra& amplitude() const { return theta_; }
+
+ private:
+  [[nodiscard]] bool is_clamped(std::ptrdiff_t j) const {
+    return (j == 0 && clamped_first_) || (j == n_nodes_ - 1 && clamped_last_);
+  }
+  [[nodiscard]] static Algebra zero() { return zero_value<Algebra>(); }
+
+  NoiseMode mode_ = NoiseMode::none;
+  Algebra theta_ = zero();
+  std::vector<std::vector<Algebra>> modes_;
+  noise::WienerIncrements inc_;
+  std::ptrdiff_t n_nodes_ = 0;
+  bool clamped_first_ = false, clamped_last_ = false;
+  std::vector<double> dW_;
+};
+
+}  // namespace lievi::field

@@ -1,0 +1,400 @@
+#pragma once
+/// @file lievi/field/stepper.hpp
+/// @brief The space-time staggered stochastic variational integrator (beam-integrators.md §4-5), Type-I and
+/// Type-II, generic over the field model and its Lie group.
+///
+/// One step n -> n+1 is the numerical updating scheme of the paper's Figure 4 in three sweeps, each touching
+/// only adjacent states (so each is a parallel loop, bitwise the same for any thread count):
+///  1. stresses on segments: Pi_{j+1/2} = P(gamma^n_{j+1/2} - E) and the operators T^-, T^+ (§5.3 step 1);
+///  2. nodes: M_j = pre-momentum + (dt / w_j)(f^-_{j+1/2} - f^+_{j-1/2}); the local solve for
+///     zeta_j^{n+1/2}; the increment A_j = dt zeta + theta_j (noise in the body frame, Stratonovich); the
+///     reconstruction g_j^{n+1} = g_j^n tau(A_j) (§5.3 steps 3-6);
+///  3. strains on segments: `exact` gamma^{n+1} = tau^{-1}((g_j^{n+1})^{-1} g_{j+1}^{n+1}) / ds (from the
+///     configurations, §4.2), `approx` the linearised compatibility (55) from the increments.
+/// Free ends: the ghost segment has zero stress (contributes nothing). Clamped nodes are not solved (A = 0).
+///
+/// Start (§5.2): the state stores the pre-velocity zeta^{n-1/2}. At n = 0 it is set so that the first step is
+/// the regular step: `half` (default) zeta^{-1/2} = zeta(0) - (dt/2) K^{-1} force^0 / w — the velocity-Verlet
+/// half kick, second-order initial momentum; `full` zeta^{-1/2} = zeta(0) (the literal discrete Legendre
+/// transform of the left-rectangle action).
+///
+/// Type-I: the noise is in the kinematics, theta_j = sum_k Theta_k(s_j) Delta W^{k,n} (NoiseField).
+/// Type-II: a stochastic potential Phi(g, mu) o dW_j (discrete Hamilton-Pontryagin, §4.4): the increment is
+/// A = dt zeta + dPhi/dmu(g_j^n, mu^{n+1/2}) dW_j and the momentum equation gains the force
+/// -dPhi/dg(g_j^n, mu^{n+1/2}) dW_j, so the local solve is implicit when Phi depends on mu; for
+/// Phi = <mu, Theta> the two types are the same scheme (the tests run both code paths). Type-II uses one scalar
+/// Brownian motion per node (`common` or `independent` noise).
+///
+/// This header covers abelian groups (the wave equation on R^N, where T^- = T^+ = identity and the exact and
+/// approximate variants coincide); the non-abelian local Newton solve on SE(3) joins it with the beam model.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "lievi/field/grid.hpp"
+#include "lievi/field/noise_field.hpp"
+#include "lievi/field/staggered.hpp"
+
+namespace lievi::field {
+
+enum class Variant { exact, approx };
+enum class Start { half, full };
+
+/// Type-I noise (stochastic kinematics): theta_j from the NoiseField. The default.
+struct TypeI {
+  static constexpr bool is_type_ii = false;
+};
+
+/// Type-II noise: a stochastic potential Phi(g, mu) o dW_j given in C++. `Phi` provides, for a scalar field
+/// (Algebra = double), at node j:
+///   double dphi_dmu(j, g, mu), dphi_dg(j, g, mu)          -- the partial derivatives of Phi
+///   double d2phi_dmu2(j, g, mu), d2phi_dg_dmu(j, g, mu)    -- their mu-derivatives (Newton)
+template <class Phi>
+struct TypeII {
+  static constexpr bool is_type_ii = true;
+  Phi phi;
+};
+
+/// The potential Phi = Theta mu of Type-II that reproduces Type-I with a constant Theta.
+struct LinearMomentumPotential {
+  double theta = 0.0;
+  [[nodiscard]] double dphi_dmu(std::ptrdiff_t, double, double) const { return theta; }
+  [[nodiscard]] double dphi_dg(std::ptrdiff_t, double, double) const { return 0.0; }
+  [[nodiscard]] double d2phi_dmu2(std::ptrdiff_t, double, double) const { return 0.0; }
+  [[nodiscard]] double d2phi_dg_dmu(std::ptrdiff_t, double, double) const { return 0.0; }
+};
+
+/// Outcome of a step: numerical failure is returned, not thrown.
+struct StepReport {
+  bool ok = true;
+  std::ptrdiff_t node = -1;  ///< first failing node
+  double residual = 0.0;     ///< Newton residual (Type-II) at the failure
+  int iterations = 0;        ///< largest Newton iteration count of the step (0 when explicit)
+  std::string message;
+};
+
+/// Energies of time level n (beam-integrators.md §7.1): the paper's E_d = K^{n+1/2} + V^n and the
+/// time-centred E_c = (K^{n-1/2} + K^{n+1/2}) / 2 + V^n.
+struct LevelEnergy {
+  double kinetic_before = 0.0;  ///< K^{n-1/2}
+  double kinetic_after = 0.0;   ///< K^{n+1/2}
+  double potential = 0.0;       ///< V^n
+  [[nodiscard]] double E_d() const { return kinetic_after + potential; }
+  [[nodiscard]] double E_c() const { return 0.5 * (kinetic_before + kinetic_after) + potential; }
+};
+
+template <class Model, class Noise = TypeI>
+class StaggeredStepper {
+  static_assert(Model::is_abelian, "the non-abelian local solve (SE(3)) arrives with the beam model");
+
+ public:
+  using Algebra = typename Model::Algebra;
+  using Config = typename Model::Config;
+
+  struct Options {
+    Variant variant = Variant::exact;
+    Start start = Start::half;
+    double dt = 0.0;
+    double newton_tol = 1e-14;  ///< Type-II: |F| <= tol max(|M|, 1)
+    int newton_maxit = 30;
+  };
+
+  StaggeredStepper(Model model, Grid grid, Options options, NoiseField<Algebra> noise = {}, Noise potential = {})
+      : model_(model), grid_(grid), opt_(options), noise_(std::move(noise)), pot_(std::move(potential)) {
+    if (!(opt_.dt > 0.0)) throw std::invalid_argument("field::StaggeredStepper: dt must be > 0");
+    if constexpr (Noise::is_type_ii) {
+      static_assert(std::is_same_v<Algebra, double>, "Type-II potentials: scalar fields for now");
+      if (noise_.mode() == NoiseMode::modes)
+        throw std::invalid_argument(
+            "field::StaggeredStepper: a Type-II potential uses one Brownian motion per node (common or "
+            "independent noise)");
+    }
+    const std::ptrdiff_t n = grid_.n_nodes();
+    g_.assign(n, Model::zero());
+    zeta_.assign(n, Model::zero());
+    A_.assign(n, Model::zero());
+    gamma_.assign(grid_.n_segments(), Model::zero());
+    w_.resize(static_cast<std::size_t>(n));
+    inv_w_.resize(static_cast<std::size_t>(n));
+    for (std::ptrdiff_t j = 0; j < n; ++j) {
+      w_[static_cast<std::size_t>(j)] = grid_.weight(NodeIndex{j});
+      inv_w_[static_cast<std::size_t>(j)] = 1.0 / w_[static_cast<std::size_t>(j)];
+    }
+    partial_.resize(static_cast<std::size_t>((std::max(n, grid_.n_segments()) + kBlock - 1) / kBlock));
+  }
+
+  /// Set level 0: g^0, zeta(0); gamma^0 from the configurations (§5.2), zeta^{-1/2} by the start rule.
+  void initialize(const NodeField<Config>& g0, const NodeField<Algebra>& zeta0) {
+    if (g0.size() != grid_.n_nodes() || zeta0.size() != grid_.n_nodes())
+      throw std::invalid_argument("field::StaggeredStepper::initialize: one value per node is needed");
+    g_ = g0;
+    n_ = 0;
+    strains_from_configurations();
+    const double half = opt_.start == Start::half ? 0.5 * opt_.dt : 0.0;
+    for (std::ptrdiff_t j = 0; j < grid_.n_nodes(); ++j) {
+      const NodeIndex J{j};
+      if (grid_.clamped(J)) {
+        zeta_[J] = Model::zero();
+        continue;
+      }
+      zeta_[J] = zeta0[J] - model_.velocity(Algebra(half * inv_w_[static_cast<std::size_t>(j)] * force(J)));
+    }
+  }
+
+  /// One step n -> n+1. With `energy`, also the energies of level n (K^{n-1/2}, V^n before the update,
+  /// K^{n+1/2} after). On failure the state is left at the failed step's partial update: the caller keeps
+  /// the last good level it already wrote.
+  StepReport step(LevelEnergy* energy = nullptr) {
+    if (energy) {
+      energy->kinetic_before = kinetic();
+      energy->potential = potential();
+    }
+    noise_.draw(static_cast<std::uint64_t>(n_));
+    StepReport r = node_sweep();
+    if (!r.ok) return r;
+    strain_sweep();
+    ++n_;
+    if (energy) energy->kinetic_after = kinetic();
+    return r;
+  }
+
+  /// Energies of the current level n without advancing: K^{n+1/2} from a trial node sweep (the noise of
+  /// step n is drawn; nothing of the state changes). For the last output level.
+  [[nodiscard]] LevelEnergy energy_now() {
+    LevelEnergy e;
+    e.kinetic_before = kinetic();
+    e.potential = potential();
+    const auto g = g_;
+    const auto zeta = zeta_;
+    const auto A = A_;
+    noise_.draw(static_cast<std::uint64_t>(n_));
+    (void)node_sweep();
+    e.kinetic_after = kinetic();
+    g_ = g;
+    zeta_ = zeta;
+    A_ = A;
+    return e;
+  }
+
+  [[nodiscard]] long long level() const { return n_; }
+  [[nodiscard]] double time() const { return static_cast<double>(n_) * opt_.dt; }
+  [[nodiscard]] const NodeField<Config>& g() const { return g_; }
+  /// zeta^{n-1/2}: the velocity of the last step (at level 0, the start pre-velocity).
+  [[nodiscard]] const HalfStepField<Algebra>& zeta() const { return zeta_; }
+  /// A_j^{n-1}: the group increments of the last step.
+  [[nodiscard]] const HalfStepField<Algebra>& increments() const { return A_; }
+  [[nodiscard]] const SegmentField<Algebra>& gamma() const { return gamma_; }
+  [[nodiscard]] const Grid& grid() const { return grid_; }
+  [[nodiscard]] const Model& model() const { return model_; }
+  [[nodiscard]] const Options& options() const { return opt_; }
+  [[nodiscard]] const NoiseField<Algebra>& noise() const { return noise_; }
+
+  /// K^{n-1/2} = sum_j w_j ½ <zeta_j, K zeta_j>, summed in a fixed order (blocks of kBlock nodes).
+  [[nodiscard]] double kinetic() {
+    const Algebra* z = zeta_.data();
+    return fixed_order_sum(grid_.n_nodes(), [&](std::ptrdiff_t j) {
+      return w_[static_cast<std::size_t>(j)] * model_.kinetic_density(z[j]);
+    });
+  }
+  /// V^n = sum_segments ds ½ <gamma - E, P (gamma - E)> (ghost segments carry none).
+  [[nodiscard]] double potential() {
+    const Algebra* y = gamma_.data();
+    const double ds = grid_.ds();
+    return fixed_order_sum(grid_.n_segments(), [&](std::ptrdiff_t e) { return ds * model_.potential_density(y[e]); });
+  }
+
+  /// Nodes per block of the fixed-order sums and of the parallel loops' grain.
+  static constexpr std::ptrdiff_t kBlock = 2048;
+
+ private:
+  /// Internal force of node j: f^-_{j+1/2} - f^+_{j-1/2} (abelian: T = identity, so both are the stress).
+  [[nodiscard]] Algebra force(NodeIndex j) const {
+    const SegmentIndex l = grid_.left_segment(j), r = grid_.right_segment(j);
+    Algebra f = Model::zero();
+    if (r.e >= 0) f += model_.stress(gamma_[r]);
+    if (l.e >= 0) f -= model_.stress(gamma_[l]);
+    return f;
+  }
+
+  /// Sweep 2 (§5.3 steps 3-6) for all nodes; the interior is a tight parallel loop.
+  StepReport node_sweep() {
+    const std::ptrdiff_t n = grid_.n_nodes();
+    const double dt = opt_.dt;
+    Config* g = g_.data();
+    Algebra* z = zeta_.data();
+    Algebra* A = A_.data();
+    const Algebra* y = gamma_.data();
+    const double* iw = inv_w_.data();
+    StepReport report;
+    if constexpr (!Noise::is_type_ii) {
+      // Interior nodes 1 .. n-2: left segment j-1, right segment j.
+      const NoiseMode mode = noise_.mode();
+      const Algebra theta_common = mode == NoiseMode::common ? noise_.theta(1) : Model::zero();
+      const double* dW = noise_.raw().data();
+      const Algebra amp = noise_.amplitude();
+      int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad) if (n > 8 * kBlock)
+      for (std::ptrdiff_t j = 1; j < n - 1; ++j) {
+        const Algebra M = model_.momentum(z[j]) + iw[j] * dt * (model_.stress(y[j]) - model_.stress(y[j - 1]));
+        const Algebra zj = model_.velocity(M);
+        Algebra th;
+        if (mode == NoiseMode::none) th = Model::zero();
+        else if (mode == NoiseMode::common) th = theta_common;
+        else if (mode == NoiseMode::independent) th = Algebra(amp * dW[j]);
+        else th = noise_.theta(j);
+        const Algebra a = Algebra(dt * zj + th);
+        z[j] = zj;
+        A[j] = a;
+        g[j] = Model::advance(g[j], a);
+        bad |= !finite(g[j]) | !finite(zj);
+      }
+      for (std::ptrdiff_t j : {std::ptrdiff_t{0}, n - 1}) {
+        const NodeIndex J{j};
+        if (grid_.clamped(J)) {
+          z[j] = Model::zero();
+          A[j] = Model::zero();
+          continue;
+        }
+        const Algebra M = model_.momentum(z[j]) + iw[j] * dt * force(J);
+        const Algebra zj = model_.velocity(M);
+        const Algebra a = Algebra(dt * zj + noise_.theta(j));
+        z[j] = zj;
+        A[j] = a;
+        g[j] = Model::advance(g[j], a);
+        bad |= !finite(g[j]) | !finite(zj);
+      }
+      if (bad) return first_non_finite();
+    } else {
+      // Type-II: per-node scalar Newton for zeta in K zeta - M + dPhi/dg(g, K zeta) dW = 0.
+      int bad = 0, worst_it = 0;
+      std::ptrdiff_t fail_node = -1;
+      double fail_res = 0.0;
+      for (std::ptrdiff_t j = 0; j < n; ++j) {
+        const NodeIndex J{j};
+        if (grid_.clamped(J)) {
+          z[j] = 0.0;
+          A[j] = 0.0;
+          continue;
+        }
+        const double M = model_.momentum(z[j]) + iw[j] * dt * force(J);
+        const double dW = noise_.dW(j), K = model_.momentum(1.0);
+        double zj = model_.velocity(M), res = 0.0;
+        int it = 0;
+        for (;; ++it) {
+          const double mu = K * zj;
+          const double F = mu - M + pot_.phi.dphi_dg(j, g[j], mu) * dW;
+          res = std::abs(F);
+          if (res <= opt_.newton_tol * std::max(std::abs(M), 1.0)) break;
+          if (it == opt_.newton_maxit || !std::isfinite(F)) {
+            fail_node = j;
+            fail_res = res;
+            break;
+          }
+          zj -= F / (K + pot_.phi.d2phi_dg_dmu(j, g[j], mu) * K * dW);
+        }
+        if (fail_node >= 0) break;
+        worst_it = std::max(worst_it, it);
+        const double a = dt * zj + pot_.phi.dphi_dmu(j, g[j], K * zj) * dW;
+        z[j] = zj;
+        A[j] = a;
+        g[j] = Model::advance(g[j], a);
+        bad |= !finite(g[j]) | !finite(zj);
+      }
+      report.iterations = worst_it;
+      if (fail_node >= 0) {
+        report.ok = false;
+        report.node = fail_node;
+        report.residual = fail_res;
+        report.message = "the Type-II local Newton solve did not converge in " +
+                         std::to_string(opt_.newton_maxit) + " iterations";
+        return report;
+      }
+      if (bad) return first_non_finite();
+    }
+    return report;
+  }
+
+  /// Sweep 3: strains of level n+1.
+  void strain_sweep() {
+    if (opt_.variant == Variant::exact) {
+      strains_from_configurations();
+      return;
+    }
+    // approx (55) on an abelian group: Delta s gamma^{n+1} = Delta s gamma^n + A_{j+1} - A_j.
+    const std::ptrdiff_t m = grid_.n_segments(), n = grid_.n_nodes();
+    const double inv_ds = 1.0 / grid_.ds();
+    const Algebra* A = A_.data();
+    Algebra* y = gamma_.data();
+#pragma omp parallel for schedule(static) if (m > 8 * kBlock)
+    for (std::ptrdiff_t e = 0; e < m; ++e) {
+      const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
+      y[e] = Algebra(y[e] + inv_ds * (A[b] - A[e]));
+    }
+  }
+
+  void strains_from_configurations() {
+    const std::ptrdiff_t m = grid_.n_segments(), n = grid_.n_nodes();
+    const double inv_ds = 1.0 / grid_.ds();
+    const Config* g = g_.data();
+    Algebra* y = gamma_.data();
+#pragma omp parallel for schedule(static) if (m > 8 * kBlock)
+    for (std::ptrdiff_t e = 0; e < m; ++e) {
+      const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
+      y[e] = Algebra(inv_ds * Model::relative(g[e], g[b]));
+    }
+  }
+
+  [[nodiscard]] static bool finite(const Algebra& x) {
+    if constexpr (std::is_same_v<Algebra, double>) return std::abs(x) <= DBL_MAX;
+    else return x.cwiseAbs().maxCoeff() <= DBL_MAX;
+  }
+
+  StepReport first_non_finite() const {
+    StepReport r;
+    r.ok = false;
+    for (std::ptrdiff_t j = 0; j < grid_.n_nodes(); ++j) {
+      if (!finite(g_[NodeIndex{j}]) || !finite(zeta_[NodeIndex{j}])) {
+        r.node = j;
+        break;
+      }
+    }
+    r.message = "non-finite configuration or velocity";
+    return r;
+  }
+
+  /// sum_{i < count} f(i) in a fixed order: serial within blocks of kBlock, blocks in parallel, then the
+  /// block sums serially — the same bits for any thread count.
+  template <class F>
+  double fixed_order_sum(std::ptrdiff_t count, F&& f) {
+    const std::ptrdiff_t nb = (count + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) if (nb > 8)
+    for (std::ptrdiff_t b = 0; b < nb; ++b) {
+      double s = 0.0;
+      const std::ptrdiff_t e = std::min(count, (b + 1) * kBlock);
+      for (std::ptrdiff_t i = b * kBlock; i < e; ++i) s += f(i);
+      partial_[static_cast<std::size_t>(b)] = s;
+    }
+    double s = 0.0;
+    for (std::ptrdiff_t b = 0; b < nb; ++b) s += partial_[static_cast<std::size_t>(b)];
+    return s;
+  }
+
+  Model model_;
+  Grid grid_;
+  Options opt_;
+  NoiseField<Algebra> noise_;
+  Noise pot_;
+  long long n_ = 0;
+  NodeField<Config> g_;
+  HalfStepField<Algebra> zeta_, A_;
+  SegmentField<Algebra> gamma_;
+  std::vector<double> w_, inv_w_, partial_;
+};
+
+}  // namespace lievi::field
