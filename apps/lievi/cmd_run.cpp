@@ -5,7 +5,9 @@
 
 #include "commands.hpp"
 #include "lievi/io/scenario.hpp"
+#include "lievi/io/wave_scenario.hpp"
 #include "lievi/run/rigid_body_run.hpp"
+#include "lievi/run/wave_run.hpp"
 
 namespace lievi::cli {
 
@@ -20,38 +22,64 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   c->add_option("--out", a.out, "Output folder (default runs/<scenario name>)");
   c->add_flag("--force", a.force,
               "Replace a non-empty existing output folder (after the new one is complete)");
-  c->add_option("--paths", a.paths, "Number of noise paths (ensembles; needs a noisy model)");
+  c->add_option("--paths", a.paths, "Number of noise paths (ensembles; needs a noisy model)")
+      ->check(CLI::PositiveNumber);
   return c;
 }
 
+namespace {
+
+/// "FILE: numerical failure in step N (from t = ...): message (residual r); hint. Outputs ... kept in DIR"
+int report_failure(const RunArgs& a, const run::RunFailure& f, double t_final, const std::filesystem::path& dir) {
+  std::fprintf(stderr,
+               "%s: numerical failure in step %lld (from t = %s): %s (residual %s); %s. Outputs up to "
+               "t = %s kept in %s (status \"incomplete\")\n",
+               a.file.c_str(), f.step, io::format_number(f.t).c_str(), f.message.c_str(),
+               io::format_number(f.residual).c_str(), f.hint.c_str(), io::format_number(t_final).c_str(),
+               dir.c_str());
+  return static_cast<int>(ExitCode::numerical_failure);
+}
+
+int run_rigid_body(const RunArgs& a, const io::RigidBodyScenario& s) {
+  if (a.paths != 0) {
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(a.paths) +
+                               " not allowed: the rigid body has no noise, so there is nothing to sample");
+  }
+  const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
+  run::RunOptions o;
+  o.force = a.force;
+  const run::RunResult r = run::run_rigid_body(s, out, o);
+  if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
+  std::printf("%s: %lld steps of %s%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps, s.method.c_str(),
+              r.retraction.empty() ? "" : (" (" + r.retraction + ")").c_str(), io::format_number(r.t_final).c_str(),
+              r.total_s, r.out_dir.c_str());
+  for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
+  return static_cast<int>(ExitCode::ok);
+}
+
+int run_wave(const RunArgs& a, const io::WaveScenario& s) {
+  const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
+  run::RunOptions o;
+  o.force = a.force;
+  if (a.paths < 0) throw invalid_argument("--paths", "", "value " + std::to_string(a.paths) + " must be >= 1");
+  const run::WaveRunResult r = a.paths > 0 ? run::run_wave_ensemble(s, a.paths, out, o) : run::run_wave(s, out, o);
+  if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
+  std::printf("%s: %lld steps of %s (%s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps,
+              s.method.c_str(), s.variant.c_str(), s.n_nodes(),
+              r.paths > 1 || a.paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
+              io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
+  for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
+  return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
 int run_command(const RunArgs& a) {
   try {
-    const io::RigidBodyScenario s = io::load_scenario(a.file, a.set);
-    if (a.paths != 0) {
-      throw invalid_argument("--paths", "",
-                             "value " + std::to_string(a.paths) +
-                                 " not allowed: the rigid body has no noise, so there is nothing to sample");
-    }
-    const std::filesystem::path out =
-        a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
-    run::RunOptions o;
-    o.force = a.force;
-    const run::RunResult r = run::run_rigid_body(s, out, o);
-    if (!r.complete) {
-      const auto& f = *r.failure;
-      std::fprintf(stderr,
-                   "%s: numerical failure in step %lld (from t = %s): %s (residual %s); %s. Outputs up to "
-                   "t = %s kept in %s (status \"incomplete\")\n",
-                   a.file.c_str(), f.step, io::format_number(f.t).c_str(), f.message.c_str(),
-                   io::format_number(f.residual).c_str(), f.hint.c_str(),
-                   io::format_number(r.t_final).c_str(), r.out_dir.c_str());
-      return static_cast<int>(ExitCode::numerical_failure);
-    }
-    std::printf("%s: %lld steps of %s%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps,
-                s.method.c_str(), r.retraction.empty() ? "" : (" (" + r.retraction + ")").c_str(),
-                io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
-    for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
-    return static_cast<int>(ExitCode::ok);
+    const io::AnyScenario any = io::load_any_scenario(a.file, a.set);
+    if (const auto* rb = std::get_if<io::RigidBodyScenario>(&any)) return run_rigid_body(a, *rb);
+    return run_wave(a, std::get<io::WaveScenario>(any));
   } catch (const invalid_argument& e) {
     return report(e);
   } catch (const std::exception& e) {

@@ -1,0 +1,86 @@
+#pragma once
+/// @file lievi/run/wave_run.hpp
+/// @brief The run pipeline of the (stochastic) wave equation: scenario -> staggered stepper -> level loop ->
+/// series.csv, fields.h5, summary.json, plots; and ensembles of noise paths (`--paths N`).
+///
+/// Time levels (docs/outputs.md): the row of level n has t_n, the paper's energy E_d^n = K^{n+1/2} + V^n,
+/// the centred E_c^n = (K^{n-1/2} + K^{n+1/2})/2 + V^n and phi_j^n at the probe nodes. Because E^n needs the
+/// velocity zeta^{n+1/2} of the step n -> n+1, a row is complete after that step; the last level N takes its
+/// K^{N+1/2} from a trial velocity update (beam-integrators.md §7.1). Rows at n = 0, every `output.every`
+/// levels, and n = N; field snapshots every `output.fields_every` levels and at n = N.
+///
+/// A-priori check: dt > ds / c (the CFL limit of the staggered leapfrog) is refused as bad input naming the
+/// largest stable dt, unless `integrator.allow_unstable = true`. A non-finite value mid-run stops the run
+/// (numerical failure, step and node in the summary), keeping the rows written so far.
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lievi/field/stepper.hpp"
+#include "lievi/io/wave_scenario.hpp"
+#include "lievi/run/result.hpp"
+#include "lievi/run/rigid_body_run.hpp"
+
+namespace lievi::run {
+
+/// What a wave run reports (summary.json is this struct written out).
+struct WaveRunResult {
+  bool complete = false;
+  std::optional<RunFailure> failure;
+  long long steps = 0;  ///< steps taken successfully
+  long long rows = 0;   ///< series rows written
+  long long snapshots = 0;
+  double t_final = 0.0;              ///< time of the last good level
+  std::vector<double> phi_final;     ///< phi at the last good level
+  double integrate_s = 0.0, total_s = 0.0;
+  double cfl_dt = 0.0;               ///< the largest stable dt, ds / c
+  int newton_max = 0;                ///< Type-II local solves (0: explicit)
+  long long paths = 1;
+  std::vector<std::pair<std::string, double>> diagnostics;
+  std::vector<std::string> notes;
+  std::filesystem::path out_dir;
+};
+
+/// Observer of the levels of a wave run (no files: in-process use and the writers).
+class WaveObserver {
+ public:
+  virtual ~WaveObserver() = default;
+  /// Level n at t_n: phi^n at every node and the energies of level n (NaN for a level whose velocity step
+  /// failed). `snapshot`: whether n is a field-output level.
+  virtual void level(long long n, double t, std::span<const double> phi, const field::LevelEnergy& energy,
+                     bool snapshot) = 0;
+};
+
+/// The largest stable time step ds / c of a scenario's grid.
+[[nodiscard]] double wave_cfl_dt(const io::WaveScenario& s);
+
+/// Check what can be checked before stepping (the CFL limit); throws lievi::invalid_argument naming
+/// `integrator.dt`, its value and the largest stable dt.
+void check_wave(const io::WaveScenario& s);
+
+/// Integrate one path (noise.path of the scenario) calling `observer` at output levels. Never throws for
+/// numerical failure (see the result).
+[[nodiscard]] WaveRunResult integrate_wave(const io::WaveScenario& s, WaveObserver& observer,
+                                           Progress progress = Progress::never);
+
+/// The series columns of a wave run: t, E_d, E_c, phi_<j> for each probe.
+[[nodiscard]] std::vector<std::string> wave_series_columns(const io::WaveScenario& s);
+
+/// Run a scenario into `out_dir` (atomically): series.csv, fields.h5 (output.fields), final_fields.csv
+/// (output.fields_csv), summary.json, plots (output.plots). As run_rigid_body for errors.
+WaveRunResult run_wave(const io::WaveScenario& s, const std::filesystem::path& out_dir,
+                       const RunOptions& options = {});
+
+/// Run paths noise.path ... noise.path + paths - 1 (threads across paths) into `out_dir`: series_mean.csv,
+/// series_std.csv (and series_path<k>.csv with output.per_path), summary.json, plots. Path k equals a single
+/// run with noise.path = k. Throws lievi::invalid_argument when the scenario has no noise or paths < 1.
+WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, const std::filesystem::path& out_dir,
+                                const RunOptions& options = {});
+
+/// Default output folder runs/<name>.
+[[nodiscard]] std::filesystem::path default_output_dir(const io::WaveScenario& s);
+
+}  // namespace lievi::run

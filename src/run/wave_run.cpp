@@ -1,0 +1,450 @@
+/// @file src/run/wave_run.cpp
+/// @brief The wave-equation run pipeline: stepper construction from the scenario, the level loop, writers,
+/// ensembles, summary.json.
+#include "lievi/run/wave_run.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <numbers>
+#include <omp.h>
+#include <stdexcept>
+#include <variant>
+
+#include "lievi/core/error.hpp"
+#include "lievi/io/ensemble_csv.hpp"
+#include "lievi/io/fields_h5.hpp"
+#include "lievi/io/output_dir.hpp"
+#include "lievi/io/table_csv.hpp"
+#include "lievi/models/wave.hpp"
+#include "lievi/noise/wiener.hpp"
+#include "lievi/run/plots.hpp"
+#include "lievi/run/progress.hpp"
+#include "lievi/version.hpp"
+
+namespace lievi::run {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using W = models::Wave<1>;
+using TypeIStepper = field::StaggeredStepper<W, field::TypeI>;
+using TypeIIStepper = field::StaggeredStepper<W, field::TypeII<field::LinearMomentumPotential>>;
+using AnyStepper = std::variant<TypeIStepper, TypeIIStepper>;
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+std::string file_of(const io::WaveScenario& s) { return s.source.empty() ? s.name : s.source; }
+
+field::End end_of(const std::string& b) {
+  if (b == "clamped") return field::End::clamped;
+  if (b == "periodic") return field::End::periodic;
+  return field::End::free;
+}
+
+field::Grid grid_of(const io::WaveScenario& s) {
+  return field::Grid(s.layout == "vertex" ? field::Layout::vertex : field::Layout::cell, s.J, s.length,
+                     end_of(s.bc_left), end_of(s.bc_right));
+}
+
+field::NoiseMode noise_mode_of(const std::string& m) {
+  if (m == "common") return field::NoiseMode::common;
+  if (m == "independent") return field::NoiseMode::independent;
+  if (m == "modes") return field::NoiseMode::modes;
+  return field::NoiseMode::none;
+}
+
+/// Theta_k(s_j) of the `modes` noise: the explicit list, or theta cos(k pi s / S), k < cosine_modes.
+std::vector<std::vector<double>> mode_values(const io::WaveScenario& s, const field::Grid& grid) {
+  if (!s.modes.empty()) return s.modes;
+  std::vector<std::vector<double>> m(static_cast<std::size_t>(s.cosine_modes));
+  for (long long k = 0; k < s.cosine_modes; ++k)
+    for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j)
+      m[static_cast<std::size_t>(k)].push_back(
+          s.theta * std::cos(static_cast<double>(k) * std::numbers::pi * grid.s({j}) / s.length));
+  return m;
+}
+
+/// Type-II runs through the general potential code path with Phi = theta mu (one Brownian motion per node);
+/// with `modes` noise it runs the Type-I path (for Phi = sum_k <mu, Theta_k> they are the same scheme).
+bool uses_type_ii(const io::WaveScenario& s) { return s.method == "type-ii" && s.noise_mode != "modes"; }
+
+AnyStepper make_stepper(const io::WaveScenario& s, std::uint32_t path) {
+  const field::Grid grid = grid_of(s);
+  const field::NoiseMode mode = noise_mode_of(s.noise_mode);
+  const noise::WienerIncrements inc(noise::StreamKey{s.seed, path}, s.base_dt > 0 ? s.base_dt : s.dt,
+                                    s.refine_log2, s.truncate);
+  field::StaggeredStepper<W>::Options o;
+  o.dt = s.dt;
+  o.variant = s.variant == "approx" ? field::Variant::approx : field::Variant::exact;
+  o.start = s.start == "full" ? field::Start::full : field::Start::half;
+  const W model = W::with_speed(s.c);
+  field::NodeField<double> phi0(grid.n_nodes()), phit0(grid.n_nodes());
+  for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
+    phi0[{j}] = s.phi0.at(static_cast<std::size_t>(j));
+    phit0[{j}] = s.phi_t0.empty() ? 0.0 : s.phi_t0.at(static_cast<std::size_t>(j));
+  }
+  if (uses_type_ii(s)) {
+    TypeIIStepper::Options o2;
+    o2.dt = o.dt, o2.variant = o.variant, o2.start = o.start;
+    // The potential carries theta; the node's raw increment dW_j is the noise field's (amplitude 1).
+    field::NoiseField<double> nf(grid, mode, 1.0, {}, inc);
+    TypeIIStepper st(model, grid, o2, std::move(nf), {{mode == field::NoiseMode::none ? 0.0 : s.theta}});
+    st.initialize(phi0, phit0);
+    return st;
+  }
+  field::NoiseField<double> nf(grid, mode, s.theta, mode == field::NoiseMode::modes ? mode_values(s, grid)
+                                                                                    : std::vector<std::vector<double>>{},
+                               inc);
+  TypeIStepper st(model, grid, o, std::move(nf));
+  st.initialize(phi0, phit0);
+  return st;
+}
+
+bool output_level(const io::WaveScenario& s, long long n) { return n % s.every == 0 || n == s.steps; }
+bool snapshot_level(const io::WaveScenario& s, long long n) {
+  return s.fields && (n % s.fields_every == 0 || n == s.steps);
+}
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+/// Min/max tracking of the energies for the summary diagnostics.
+struct EnergyStats {
+  double d_min = INFINITY, d_max = -INFINITY, c_min = INFINITY, c_max = -INFINITY, c0 = nan, c_last = nan;
+  void add(const field::LevelEnergy& e) {
+    if (!std::isfinite(e.E_c())) return;
+    d_min = std::min(d_min, e.E_d()), d_max = std::max(d_max, e.E_d());
+    c_min = std::min(c_min, e.E_c()), c_max = std::max(c_max, e.E_c());
+    if (std::isnan(c0)) c0 = e.E_c();
+    c_last = e.E_c();
+  }
+};
+
+/// The level loop for one path.
+WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, WaveObserver& obs, Progress progress) {
+  WaveRunResult r;
+  r.cfl_dt = wave_cfl_dt(s);
+  AnyStepper any = make_stepper(s, path);
+  const auto t0 = Clock::now();
+  EnergyStats stats;
+  std::visit(
+      [&](auto& st) {
+        const std::ptrdiff_t n_nodes = st.grid().n_nodes();
+        std::vector<double> phi(static_cast<std::size_t>(n_nodes));
+        ProgressLine line(s.steps, s.t_end, progress == Progress::automatic);
+        for (long long n = 0; n <= s.steps; ++n) {
+          const bool out = output_level(s, n);
+          if (out) std::copy(st.g().data(), st.g().data() + n_nodes, phi.begin());
+          field::LevelEnergy E;
+          if (n == s.steps) {
+            if (out) E = st.energy_now();
+          } else {
+            const field::StepReport rep = st.step(out ? &E : nullptr);
+            r.newton_max = std::max(r.newton_max, rep.iterations);
+            if (!rep.ok) {
+              RunFailure f;
+              f.step = n + 1;
+              f.t = s.time_at(n);
+              f.node = static_cast<int>(rep.node);
+              f.residual = rep.residual;
+              f.message = rep.message + " at node " + std::to_string(rep.node);
+              f.hint = "dt = " + io::format_number(s.dt) + " (the CFL limit is ds/c = " +
+                       io::format_number(r.cfl_dt) + (s.allow_unstable ? "; integrator.allow_unstable is set" : "") +
+                       "); try a smaller integrator.dt";
+              r.failure = f;
+              if (out) {  // the level's position is good, its energy needs the failed velocity step
+                obs.level(n, s.time_at(n), phi, field::LevelEnergy{nan, nan, nan}, snapshot_level(s, n));
+                ++r.rows;
+                r.t_final = s.time_at(n);
+                r.phi_final = phi;
+              }
+              break;
+            }
+            r.steps = n + 1;
+          }
+          if (out) {
+            obs.level(n, s.time_at(n), phi, E, snapshot_level(s, n));
+            stats.add(E);
+            ++r.rows;
+            if (snapshot_level(s, n)) ++r.snapshots;
+          }
+          line.update(n, s.time_at(n));
+        }
+        line.finish();
+        if (!r.failure) {
+          r.complete = true;
+          r.t_final = s.t_end;
+          r.phi_final.assign(st.g().data(), st.g().data() + n_nodes);
+        } else if (r.phi_final.empty()) {
+          r.phi_final = phi;  // the last output level's field
+        }
+      },
+      any);
+  r.integrate_s = seconds(Clock::now() - t0);
+  r.diagnostics = {{"E_d_fluctuation", stats.d_max - stats.d_min},
+                   {"E_c_fluctuation", stats.c_max - stats.c_min},
+                   {"E_c_initial", stats.c0},
+                   {"E_c_final", stats.c_last},
+                   {"E_c_drift", stats.c_last - stats.c0}};
+  if (s.method == "type-ii" && s.noise_mode == "modes")
+    r.notes.emplace_back(
+        "type-ii with noise.mode = modes runs the Type-I code path: for Phi = sum_k <mu, Theta_k> the two are "
+        "the same scheme (beam-integrators.md §4.4)");
+  return r;
+}
+
+/// Collects the series rows (and optionally writes them, and fields).
+class Recorder final : public WaveObserver {
+ public:
+  Recorder(const io::WaveScenario& s, std::vector<long long> probes) : s_(s), probes_(std::move(probes)) {}
+  io::TableCsvWriter* csv = nullptr;
+  io::FieldsH5Writer* h5 = nullptr;
+  std::vector<std::vector<double>>* rows = nullptr;
+
+  void level(long long, double t, std::span<const double> phi, const field::LevelEnergy& e, bool snapshot) override {
+    row_.assign({t, e.E_d(), e.E_c()});
+    for (long long j : probes_) row_.push_back(phi[static_cast<std::size_t>(j)]);
+    if (csv) csv->row(row_);
+    if (rows) rows->push_back(row_);
+    if (h5 && snapshot) {
+      const std::span<const double> f[] = {phi};
+      h5->append(t, f);
+    }
+  }
+
+ private:
+  const io::WaveScenario& s_;
+  std::vector<long long> probes_;
+  std::vector<double> row_;
+};
+
+using json = nlohmann::ordered_json;
+
+json scenario_json(const io::WaveScenario& s) {
+  json j = json::object();
+  for (const auto& e : io::resolved_entries(s)) {
+    const auto dot = e.key.find('.');
+    j[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
+  }
+  return j;
+}
+
+void write_summary(const fs::path& path, const io::WaveScenario& s, const WaveRunResult& r) {
+  json j;
+  j["status"] = r.complete ? "complete" : "incomplete";
+  if (r.failure) {
+    const auto& f = *r.failure;
+    j["failure"] = {{"step", f.step},       {"t", f.t},      {"node", f.node}, {"residual", f.residual},
+                    {"message", f.message}, {"hint", f.hint}};
+  }
+  j["scenario"] = scenario_json(s);
+  j["scenario_name"] = s.name;
+  j["method"] = {{"id", s.method},
+                 {"variant", s.variant},
+                 {"order", 2},
+                 {"retraction", "identity (G = R)"},
+                 {"code_path", uses_type_ii(s) ? "type-ii potential" : "type-i kinematics"}};
+  j["steps"] = r.steps;
+  j["steps_planned"] = s.steps;
+  j["rows"] = r.rows;
+  j["snapshots"] = r.snapshots;
+  j["n_nodes"] = s.n_nodes();
+  j["paths"] = r.paths;
+  j["cfl_dt"] = r.cfl_dt;
+  const double node_steps = static_cast<double>(r.steps) * static_cast<double>(s.n_nodes()) * static_cast<double>(r.paths);
+  j["timing"] = {{"integrate_s", r.integrate_s},
+                 {"total_s", r.total_s},
+                 {"ns_per_node_step", node_steps > 0 ? 1e9 * r.integrate_s / node_steps : 0.0}};
+  json phi = json::array();
+  for (double v : r.phi_final) phi.push_back(std::isfinite(v) ? json(v) : json(nullptr));
+  j["final"] = {{"t", r.t_final}, {"phi", phi}};
+  json d = json::object();
+  for (const auto& [name, value] : r.diagnostics) d[name] = std::isfinite(value) ? json(value) : json(nullptr);
+  j["diagnostics"] = d;
+  j["newton"] = {{"max", r.newton_max}};
+  j["notes"] = r.notes;
+  j["version"] = lievi::version;
+  std::ofstream out(path, std::ios::binary);
+  out << j.dump(2) << "\n";
+  out.close();
+  if (!out) throw std::runtime_error("writing " + path.string() + " failed");
+}
+
+void write_final_fields_csv(const fs::path& path, const io::WaveScenario& s, const std::vector<double>& phi) {
+  io::TableCsvWriter w(path, {"s", "phi"});
+  for (std::size_t j = 0; j < phi.size(); ++j) {
+    const double row[] = {s.s_of(static_cast<long long>(j)), phi[j]};
+    w.row(row);
+  }
+  w.close();
+}
+
+void plots(const fs::path& dir, const io::WaveScenario& s, WaveRunResult& r) {
+  if (!s.plots) {
+    r.notes.emplace_back("plots not made: output.plots = false");
+    return;
+  }
+  const fs::path script = find_python_script("lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT");
+  if (script.empty()) {
+    r.notes.emplace_back("plots skipped: plot script lievi_wave_plot.py not found (set LIEVI_WAVE_PLOT_SCRIPT)");
+    return;
+  }
+  if (const auto why = run_plot_script(script, dir, {dir.string(), "--title", s.name}))
+    r.notes.push_back("plots skipped: " + *why);
+}
+
+std::vector<std::string> notes_of(const io::WaveScenario& s) { return io::ignored_key_notes(s); }
+
+}  // namespace
+
+double wave_cfl_dt(const io::WaveScenario& s) { return s.ds() / s.c; }
+
+void check_wave(const io::WaveScenario& s) {
+  const double limit = wave_cfl_dt(s);
+  if (s.dt > limit * (1.0 + 1e-12) && !s.allow_unstable) {
+    throw invalid_argument(file_of(s), "integrator.dt",
+                           "value " + io::format_number(s.dt) + " is beyond the stability (CFL) limit ds/c = " +
+                               io::format_number(limit) + " of the staggered scheme (ds = " +
+                               io::format_number(s.ds()) + ", c = " + io::format_number(s.c) +
+                               "); the largest stable dt is " + io::format_number(limit) +
+                               " (set integrator.allow_unstable = true to run anyway)");
+  }
+}
+
+std::vector<std::string> wave_series_columns(const io::WaveScenario& s) {
+  std::vector<std::string> c = {"t", "E_d", "E_c"};
+  for (long long j : s.probes) c.push_back("phi_" + std::to_string(j));
+  return c;
+}
+
+WaveRunResult integrate_wave(const io::WaveScenario& s, WaveObserver& observer, Progress progress) {
+  check_wave(s);
+  return integrate_path(s, s.path, observer, progress);
+}
+
+fs::path default_output_dir(const io::WaveScenario& s) { return fs::path("runs") / s.name; }
+
+WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const RunOptions& options) {
+  const auto t0 = Clock::now();
+  check_wave(s);
+  io::OutputDir dir(out_dir, options.force);
+  WaveRunResult r;
+  {
+    io::TableCsvWriter csv(dir.tmp() / "series.csv", wave_series_columns(s));
+    std::optional<io::FieldsH5Writer> h5;
+    std::vector<std::string> pre_notes = notes_of(s);
+    if (s.fields) {
+      std::vector<double> pos;
+      for (long long j = 0; j < s.n_nodes(); ++j) pos.push_back(s.s_of(j));
+      h5.emplace(dir.tmp() / "fields.h5", pos,
+                 std::vector<io::FieldSpec>{{"phi", {static_cast<std::size_t>(s.n_nodes())}, {}, "phi_j^n at the node positions /s"}},
+                 "wave");
+    }
+    Recorder rec(s, s.probes);
+    rec.csv = &csv;
+    rec.h5 = h5 ? &*h5 : nullptr;
+    r = integrate_path(s, s.path, rec, options.progress);
+    r.notes.insert(r.notes.begin(), pre_notes.begin(), pre_notes.end());
+    csv.close();
+    if (h5) h5->close();
+  }
+  if (s.fields_csv) write_final_fields_csv(dir.tmp() / "final_fields.csv", s, r.phi_final);
+  plots(dir.tmp(), s, r);
+  r.out_dir = out_dir;
+  r.total_s = seconds(Clock::now() - t0);
+  write_summary(dir.tmp() / "summary.json", s, r);
+  dir.commit();
+  return r;
+}
+
+WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, const fs::path& out_dir,
+                                const RunOptions& options) {
+  const auto t0 = Clock::now();
+  if (s.noise_mode == "none")
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(paths) + " needs a noisy scenario; " + file_of(s) +
+                               " has noise.mode = \"none\" (set noise.mode and noise.theta)");
+  if (paths < 1 || static_cast<double>(s.path) + static_cast<double>(paths) - 1.0 > 4294967295.0)
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(paths) + " must be >= 1 with noise.path + paths - 1 <= 4294967295");
+  check_wave(s);
+  io::OutputDir dir(out_dir, options.force);
+  const auto columns = wave_series_columns(s);
+  io::EnsembleSeries stats(columns);
+  WaveRunResult total;
+  total.paths = paths;
+  total.complete = true;
+  double integrate_s = 0;
+  // Paths run in batches across threads; each batch is added to the statistics in path order, so the result
+  // does not depend on the thread count. Inner node loops run serially (nested parallelism is off).
+  const long long batch = std::max(1, omp_get_max_threads());
+  for (long long p0 = 0; p0 < paths && total.complete; p0 += batch) {
+    const long long nb = std::min(batch, paths - p0);
+    std::vector<std::vector<std::vector<double>>> rows(static_cast<std::size_t>(nb));
+    std::vector<WaveRunResult> res(static_cast<std::size_t>(nb));
+    const auto tb = Clock::now();
+#pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(nb))
+    for (long long b = 0; b < nb; ++b) {
+      Recorder rec(s, s.probes);
+      rec.rows = &rows[static_cast<std::size_t>(b)];
+      res[static_cast<std::size_t>(b)] =
+          integrate_path(s, static_cast<std::uint32_t>(s.path + p0 + b), rec, Progress::never);
+    }
+    integrate_s += seconds(Clock::now() - tb);
+    for (long long b = 0; b < nb; ++b) {
+      auto& rb = res[static_cast<std::size_t>(b)];
+      const long long k = static_cast<long long>(s.path) + p0 + b;
+      if (!rb.complete) {
+        total.complete = false;
+        total.failure = rb.failure;
+        total.failure->message = "path " + std::to_string(k) + ": " + total.failure->message;
+        break;
+      }
+      stats.add_path(rows[static_cast<std::size_t>(b)]);
+      if (s.per_path) {
+        io::TableCsvWriter w(dir.tmp() / ("series_path" + std::to_string(k) + ".csv"), columns);
+        for (const auto& row : rows[static_cast<std::size_t>(b)]) w.row(row);
+        w.close();
+      }
+      total.steps = rb.steps;
+      total.rows = rb.rows;
+      total.t_final = rb.t_final;
+      total.cfl_dt = rb.cfl_dt;
+      total.newton_max = std::max(total.newton_max, rb.newton_max);
+      if (p0 + b == 0) {
+        total.phi_final = rb.phi_final;
+        total.notes = rb.notes;
+      }
+    }
+  }
+  if (stats.paths() > 0) stats.write(dir.tmp() / "series_mean.csv", dir.tmp() / "series_std.csv");
+  total.paths = static_cast<long long>(stats.paths());
+  total.integrate_s = integrate_s;
+  const auto pre = notes_of(s);
+  total.notes.insert(total.notes.begin(), pre.begin(), pre.end());
+  total.notes.emplace_back("ensemble of " + std::to_string(paths) + " paths from noise.path = " + std::to_string(s.path) +
+                           "; final.phi is path " + std::to_string(s.path) + "'s; fields.h5 is not written for ensembles");
+  if (stats.paths() > 0) {
+    const std::size_t last = stats.rows() - 1;
+    total.diagnostics = {{"E_c_mean_initial", stats.mean(0, 2)},
+                         {"E_c_mean_final", stats.mean(last, 2)},
+                         {"E_c_std_final", stats.stddev(last, 2)}};
+  }
+  if (s.plots) {
+    const fs::path script = find_python_script("lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT");
+    if (script.empty()) total.notes.emplace_back("plots skipped: plot script lievi_wave_plot.py not found");
+    else if (const auto why = run_plot_script(script, dir.tmp(), {dir.tmp().string(), "--title", s.name}))
+      total.notes.push_back("plots skipped: " + *why);
+  } else {
+    total.notes.emplace_back("plots not made: output.plots = false");
+  }
+  total.out_dir = out_dir;
+  total.total_s = seconds(Clock::now() - t0);
+  write_summary(dir.tmp() / "summary.json", s, total);
+  dir.commit();
+  return total;
+}
+
+}  // namespace lievi::run
