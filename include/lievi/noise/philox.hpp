@@ -1,0 +1,84 @@
+#pragma once
+/// @file lievi/noise/philox.hpp
+/// @brief The counter-based noise streams of docs/interfaces.md "Noise streams": Philox4x32-10 (Random123)
+/// keyed by (seed, path) with counter (step on the base_dt grid, mode, draw block), uniforms by a fixed rule
+/// and standard normals by a fixed Box-Muller written in lievi.
+///
+/// Every variate is a pure function of (seed, path, step, mode, draw): the same numbers for any thread count,
+/// node order, batch split, output cadence or machine. The elementary functions of Box-Muller (log, cos, sin)
+/// are lievi's own polynomial kernels (noise/philox.cpp, `detail::log_unit` etc. below), not libm, so the bits
+/// do not depend on the C library or on whether the compiler vectorised the batch loop. Every step is a
+/// sequence of IEEE-754 double operations (+, -, *, /, sqrt), integer bit operations and bit selects, so the
+/// result is the same on any IEEE machine and vector width. noise/philox.cpp and noise/wiener.cpp switch FMA
+/// contraction off themselves (#pragma), so a build with FMA (-march=native) still gives the same bits; the
+/// batch chunk is also compiled for AVX2 and AVX-512F and chosen at load time (same bits, checked by the
+/// tests). Do not build them with -ffast-math (it would allow reassociation).
+///
+/// Fixed rules (changing any of them changes every stochastic result; do not):
+///  - key   = {seed, path} (two 32-bit words);
+///  - counter = {step & 0xffffffff, step >> 32, mode, block}, block = draw / 2;
+///  - one Philox block gives r0..r3; u1 = u01(r0, r1), u2 = u01(r2, r3), see `u01`: x = the top 53 bits of
+///    the 64-bit word (hi:lo), u = fl(x + 1/2) * 2^-53 in (0, 1), with the single value that would round to
+///    1 (x = 2^53 - 1) mapped to 1 - 2^-53;
+///  - Box-Muller: rho = sqrt(-2 log u1), z(draw even) = rho cos(2 pi u2), z(draw odd) = rho sin(2 pi u2).
+///    cos/sin(2 pi u2) are evaluated by the exact reduction v = 4 u2, q = nearest integer to v (ties to
+///    even), r = v - q in [-1/2, 1/2] (all exact), then quadrant q of cos/sin(pi r / 2).
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+namespace lievi::noise {
+
+/// Key of one noise stream family: a user seed and the ensemble path index.
+struct StreamKey {
+  std::uint32_t seed = 0;
+  std::uint32_t path = 0;
+};
+
+/// Raw Philox4x32-10 block for counter {step_lo, step_hi, mode, block} and key {seed, path}.
+struct Block {
+  std::uint32_t r[4];
+};
+[[nodiscard]] Block philox_block(StreamKey key, std::uint64_t step, std::uint32_t mode, std::uint32_t block);
+
+/// The fixed uniform rule: x = the top 53 bits of the 64-bit word (hi << 32 | lo), u = fl(x + 0.5) * 2^-53,
+/// which lies in [2^-54, 1 - 2^-53] (never 0 or 1).
+///
+/// fl(x + 0.5) rounds to nearest-even once x >= 2^52, so x = 2^53 - 1 would give exactly 1; that single word
+/// (probability 2^-53) is mapped to 1 - 2^-53 so that the documented range (0, 1) holds. The conversion of x
+/// to double is written with the exact 2^52 bit trick (x = 2^21 hi' + lo', each part < 2^52 is exact) instead
+/// of an integer-to-double conversion, so that the batch loop vectorises on x86-64 SSE2; the value is the same
+/// as static_cast<double>(x).
+[[nodiscard]] inline double u01(std::uint32_t hi, std::uint32_t lo) {
+  constexpr std::uint64_t kTwo52Bits = 0x4330000000000000ULL;  // the bits of 2^52
+  const double h = std::bit_cast<double>(kTwo52Bits | hi) - 0x1.0p52;          // exactly hi
+  const double l = std::bit_cast<double>(kTwo52Bits | (lo >> 11)) - 0x1.0p52;  // exactly lo >> 11
+  const double x = h * 0x1.0p21 + l;                                             // exact, < 2^53
+  const std::uint64_t ub = std::bit_cast<std::uint64_t>((x + 0.5) * 0x1.0p-53);  // in [2^-54, 1]
+  // Branch-free u == 1 ? 1 - 2^-53 : u: only 1.0 (exponent field 0x3ff) carries into bit 62 when 2^52 is added.
+  return std::bit_cast<double>(ub - ((ub + (1ULL << 52)) >> 62));
+}
+
+/// One standard normal variate xi(seed, path, step, mode, draw).
+[[nodiscard]] double standard_normal(StreamKey key, std::uint64_t step, std::uint32_t mode, std::uint32_t draw);
+
+/// Batch over modes: out[i] = standard_normal(key, step, mode0 + i, draw) for i in [0, count) (mode0 + i taken
+/// modulo 2^32). Bitwise equal to the scalar function for every element, whatever count, mode0 and alignment
+/// (tests check it); written so that the compiler vectorises it (fixed-size chunks on the stack, no heap).
+void standard_normals(StreamKey key, std::uint64_t step, std::uint32_t mode0, std::size_t count, std::uint32_t draw,
+                      double* out);
+
+/// lievi's own elementary kernels of Box-Muller, exposed for the accuracy tests (tests/noise/). They are the
+/// functions the generators use (same code, out-of-line copies), accurate to <= 2 ulp against libm (measured
+/// worst cases over 10^6 points: log 0.81 ulp, cos/sin 1.28 ulp against a correctly reduced reference).
+namespace detail {
+/// log(u) for finite normal u > 0 (Box-Muller uses u in [2^-54, 1 - 2^-53]); fdlibm's reduction
+/// u = 2^k m, m in [sqrt(2)/2, sqrt(2)), and its degree-7 polynomial in s^2, s = (m - 1)/(m + 1), branch-free.
+[[nodiscard]] double log_unit(double u);
+/// cos(2 pi u) and sin(2 pi u) for u in [0, 1] with 4 u exact (every u01 value), by the exact quadrant
+/// reduction of the file comment and Taylor polynomials of cos/sin(pi r / 2) on |r| <= 1/2.
+[[nodiscard]] double cos_2pi(double u);
+[[nodiscard]] double sin_2pi(double u);
+}  // namespace detail
+
+}  // namespace lievi::noise

@@ -1,0 +1,337 @@
+/// @file noise/philox.cpp
+/// @brief Philox4x32-10 blocks, the fixed Box-Muller and lievi's own log / cos / sin kernels.
+///
+/// The scalar path (`standard_normal`) takes its block from Random123 (`r123::Philox4x32_R<10>`); the batch
+/// path (`standard_normals`) runs the same ten Philox rounds written lane-wise on plain arrays so that GCC
+/// vectorises them (32x32->64 multiplies map to SSE2 pmuludq). Integer arithmetic is exact, so both give the
+/// same words; the tests check them against each other and against the Random123 known-answer vectors.
+/// Both paths then evaluate the same inline kernels (`box_muller_radius2`, `box_muller_angle`, IEEE sqrt and
+/// product), made only of IEEE operations, integer bit operations and bit selects, so the doubles are equal
+/// bit for bit whether or not, and how wide, a loop was vectorised.
+
+// No contraction of a * b + c into an FMA anywhere in this file: GCC's default for C++ is -ffp-contract=fast,
+// which is harmless on the x86-64 baseline (no FMA) but would let the AVX2 / AVX-512 clones below, or a build
+// with -march=native, round differently from the scalar path.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#elif defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+#include <Random123/philox.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+#include "lievi/noise/philox.hpp"
+
+// The kernels below must be inlined into the batch loops for them to vectorise.
+#if defined(__GNUC__)
+#define LIEVI_NOISE_INLINE inline __attribute__((always_inline))
+#else
+#define LIEVI_NOISE_INLINE inline
+#endif
+
+namespace lievi::noise {
+
+namespace {
+
+// --- Philox4x32 constants (Random123 philox.h) ------------------------------------------------------------
+constexpr std::uint32_t kM0 = 0xD2511F53u;  // PHILOX_M4x32_0
+constexpr std::uint32_t kM1 = 0xCD9E8D57u;  // PHILOX_M4x32_1
+constexpr std::uint32_t kW0 = 0x9E3779B9u;  // PHILOX_W32_0 (golden ratio)
+constexpr std::uint32_t kW1 = 0xBB67AE85u;  // PHILOX_W32_1 (sqrt(3) - 1)
+constexpr int kRounds = 10;
+
+// --- log -------------------------------------------------------------------------------------------------
+// fdlibm e_log.c (Sun Microsystems, freely redistributable): log(1 + f) = f - (hfsq - s (hfsq + R(z))),
+// s = f / (2 + f), z = s^2, R a degree-7 polynomial in z fitted on the reduced range (error < 2^-58.45).
+constexpr double kLn2Hi = 6.93147180369123816490e-01;  // 0x3fe62e42 fee00000 (low bits zero: k * hi exact)
+constexpr double kLn2Lo = 1.90821492927058770002e-10;  // 0x3dea39ef 35793c76
+constexpr double kLg1 = 6.666666666666735130e-01;
+constexpr double kLg2 = 3.999999999940941908e-01;
+constexpr double kLg3 = 2.857142874366239149e-01;
+constexpr double kLg4 = 2.222219843214978396e-01;
+constexpr double kLg5 = 1.818357216161805012e-01;
+constexpr double kLg6 = 1.531383769920937332e-01;
+constexpr double kLg7 = 1.479819860511658591e-01;
+
+/// log(x) for finite normal x > 0, branch-free (bit operations, one division, no libm).
+LIEVI_NOISE_INLINE double log_kernel(double x) {
+  const std::uint64_t b = std::bit_cast<std::uint64_t>(x);
+  const std::uint64_t hx = (b >> 32) & 0x000fffffULL;  // top 20 mantissa bits
+  // i = 2^20 if the mantissa 1.m >= sqrt(2) (then use m / 2 and exponent + 1), else 0.
+  const std::uint64_t i = (hx + 0x95f64ULL) & 0x100000ULL;
+  const double m = std::bit_cast<double>((b & 0x000fffffffffffffULL) | ((i ^ 0x3ff00000ULL) << 32));
+  // k = biased exponent - 1023 + (i >> 20), converted exactly through the 2^52 trick (0 <= kb < 2^11).
+  const std::uint64_t kb = (b >> 52) + (i >> 20);
+  const double dk = std::bit_cast<double>(0x4330000000000000ULL | kb) - (0x1.0p52 + 1023.0);
+  const double f = m - 1.0;  // exact, in [sqrt(2)/2 - 1, sqrt(2) - 1)
+  const double s = f / (2.0 + f);
+  const double z = s * s;
+  const double w = z * z;
+  const double t1 = w * (kLg2 + w * (kLg4 + w * kLg6));
+  const double t2 = z * (kLg1 + w * (kLg3 + w * (kLg5 + w * kLg7)));
+  const double r = t2 + t1;
+  const double hfsq = 0.5 * f * f;
+  return dk * kLn2Hi - ((hfsq - (s * (hfsq + r) + dk * kLn2Lo)) - f);
+}
+
+// --- cos / sin (pi r / 2), |r| <= 1/2 --------------------------------------------------------------------
+// Taylor coefficients of sin(pi r / 2) = sum_k (-1)^k (pi/2)^(2k+1) r^(2k+1) / (2k+1)! and of
+// cos(pi r / 2) = sum_k (-1)^k (pi/2)^(2k) r^(2k) / (2k)!, computed in long double and rounded once. On
+// |pi r / 2| <= pi/4 the first omitted terms are < 1e-19 (sin, after r^17) and < 4e-21 (cos, after r^18).
+constexpr long double kHalfPiL = 1.570796326794896619231321691639751442L;
+
+template <std::size_t N>
+constexpr std::array<double, N> trig_coefficients(int first_power) {
+  std::array<double, N> c{};
+  long double term = 1.0L;  // (pi/2)^p / p!
+  for (int p = 1; p <= first_power; ++p) term *= kHalfPiL / p;
+  for (std::size_t k = 0; k < N; ++k) {
+    c[k] = static_cast<double>(k % 2 == 0 ? term : -term);
+    const int p = first_power + 2 * static_cast<int>(k);
+    term *= kHalfPiL * kHalfPiL / ((p + 1) * (p + 2));
+  }
+  return c;
+}
+constexpr auto kSin = trig_coefficients<9>(1);   // r, r^3, ..., r^17
+constexpr auto kCos = trig_coefficients<10>(0);  // 1, r^2, ..., r^18
+
+/// c[K] + x (c[K+1] + x (... c[N-1])): Horner's rule written out at compile time (no inner loop, so that
+/// the enclosing batch loop vectorises).
+template <std::size_t N, std::size_t K = 0>
+LIEVI_NOISE_INLINE double horner(const std::array<double, N>& c, double x) {
+  if constexpr (K + 1 == N) {
+    return c[K];
+  } else {
+    return c[K] + x * horner<N, K + 1>(c, x);
+  }
+}
+
+constexpr auto kSinTail = [] {  // kSin[1..8]
+  std::array<double, 8> t{};
+  for (std::size_t k = 0; k < t.size(); ++k) t[k] = kSin[k + 1];
+  return t;
+}();
+constexpr auto kCosTail = [] {  // kCos[1..9]
+  std::array<double, 9> t{};
+  for (std::size_t k = 0; k < t.size(); ++k) t[k] = kCos[k + 1];
+  return t;
+}();
+
+// pi/2 = kHalfPiHi + kHalfPiLo with a 26-bit head, so rh * kHalfPiHi and rl * kHalfPiHi are exact for the
+// 26-bit halves rh, rl of r (Veltkamp split); the tail is ~1e-8 and carries the next 53 bits.
+constexpr double kHalfPiHi = static_cast<double>(static_cast<long long>(kHalfPiL * 0x1.0p25L)) * 0x1.0p-25;
+constexpr double kHalfPiLo = static_cast<double>(kHalfPiL - static_cast<long double>(kHalfPiHi));
+
+/// sin(pi r / 2) and cos(pi r / 2) for |r| <= 1/2.
+///  - sin = x_hi + (x_lo + r (r^2 P(r^2))), where x_hi + x_lo = (pi/2) r to ~2^-80 relative (x_hi = rh * head
+///    exact), so the leading product is not rounded and the only large rounding is the last addition.
+///  - cos = 1 + r^2 Q(r^2), the last rounding on the leading 1.
+LIEVI_NOISE_INLINE void sincos_half_pi(double r, double& s, double& c) {
+  const double r2 = r * r;
+  const double split = 134217729.0 * r;  // 2^27 + 1: Veltkamp split, exact without FMA
+  const double rh = split - (split - r);
+  const double rl = r - rh;
+  const double x_hi = rh * kHalfPiHi;
+  const double x_lo = rl * kHalfPiHi + r * kHalfPiLo;
+  s = x_hi + (x_lo + r * (r2 * horner(kSinTail, r2)));
+  c = 1.0 + r2 * horner(kCosTail, r2);
+}
+
+/// cos(2 pi u) (odd == false) or sin(2 pi u) (odd == true) for u in [0, 1] with 4 u exact.
+///
+/// Exact reduction: v = 4 u, t = v + 1.5 * 2^52 rounds v to the nearest integer q (ties to even) and holds q in
+/// its low mantissa bits, q = t - 1.5 * 2^52 and r = v - q in [-1/2, 1/2] are exact (Sterbenz), and
+/// 2 pi u = (pi / 2)(q + r). With S = sin(pi r / 2), C = cos(pi r / 2) and q mod 4 = 0, 1, 2, 3:
+/// cos = C, -S, -C, S and sin = S, C, -S, -C. The quadrant selection is done on the bits (mask blend and sign
+/// flip), so the function has no branch at all and the batch loop if-converts and vectorises.
+LIEVI_NOISE_INLINE double trig_2pi(double u, bool odd) {
+  const double v = 4.0 * u;
+  const double t = v + 0x1.8p52;
+  const std::uint64_t q = std::bit_cast<std::uint64_t>(t) & 3u;  // q mod 4 (q = 4 gives 0)
+  const double r = v - (t - 0x1.8p52);
+  double s, c;
+  sincos_half_pi(r, s, c);
+  const std::uint64_t sb = std::bit_cast<std::uint64_t>(s), cb = std::bit_cast<std::uint64_t>(c);
+  const std::uint64_t swap = 0u - (q & 1u);  // all ones in the odd quadrants
+  // cos: |.| = odd ? S : C, negative for q = 1, 2; sin: |.| = odd ? C : S, negative for q = 2, 3.
+  const std::uint64_t mag = odd ? ((cb & swap) | (sb & ~swap)) : ((sb & swap) | (cb & ~swap));
+  const std::uint64_t neg = odd ? (q >> 1) : (((q + 1u) >> 1) & 1u);
+  return std::bit_cast<double>(mag ^ (neg << 63));
+}
+
+/// -2 log(u01(r0, r1)) > 0 (u1 <= 1 - 2^-53) and the angle factor of the fixed Box-Muller.
+LIEVI_NOISE_INLINE double box_muller_radius2(std::uint32_t r0, std::uint32_t r1) { return -2.0 * log_kernel(u01(r0, r1)); }
+LIEVI_NOISE_INLINE double box_muller_angle(std::uint32_t r2, std::uint32_t r3, bool odd) { return trig_2pi(u01(r2, r3), odd); }
+
+/// The fixed Box-Muller of one Philox block: draw even -> rho cos, draw odd -> rho sin, rho = sqrt(-2 log u1)
+/// (IEEE sqrt: correctly rounded, the same bits from sqrtsd, sqrtpd or any libm).
+LIEVI_NOISE_INLINE double box_muller(std::uint32_t r0, std::uint32_t r1, std::uint32_t r2, std::uint32_t r3, bool odd) {
+  return std::sqrt(box_muller_radius2(r0, r1)) * box_muller_angle(r2, r3, odd);
+}
+
+constexpr std::size_t kChunk = 64;  // lanes per batch chunk (stack arrays: 4 x 256 B words + 2 x 512 B doubles)
+
+// x86-64 with GCC: the batch is also compiled for AVX2 and AVX-512F and the variant is picked at load time
+// (function multiversioning through an ifunc): target_clones for the Box-Muller loops, and hand-picked bodies for
+// the Philox rounds and the sqrt (below). All variants run the same IEEE operations on wider vectors, and
+// contraction into FMA is off for this file (pragma at the top), so every variant gives the same bits as the
+// SSE2 baseline and the scalar path (BoxMuller.BatchEqualsScalarBitwise checks the variant of the machine the
+// tests run on; BoxMuller.FrozenValues pins the bits). Define LIEVI_NOISE_NO_CLONES to build the baseline only.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__) && \
+    !defined(LIEVI_NOISE_NO_CLONES)
+#define LIEVI_NOISE_MULTIVERSION 1
+#define LIEVI_NOISE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define LIEVI_NOISE_DEFAULT __attribute__((target("default")))
+#else
+#define LIEVI_NOISE_MULTIVERSION 0
+#define LIEVI_NOISE_CLONES
+#define LIEVI_NOISE_DEFAULT
+#endif
+
+/// Philox4x32-10 on kChunk lanes whose counters differ only in the third word (mode0 + i); the words of lane i
+/// go to w0..w3[i]. W is the lane integer: uint32_t (what GCC vectorises best with SSE2 / AVX2: 32x32->64
+/// widening multiplies) or uint64_t with the value in the low 32 bits (AVX-512: one vpmuludq per product, no
+/// repacking; the high halves may hold garbage, which the masks before each multiply and the final truncation
+/// discard). Integer arithmetic, so both give the same words.
+template <class W>
+LIEVI_NOISE_INLINE void philox_lanes_impl(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
+                                          std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
+                                          std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
+  constexpr W kLow = 0xffffffffu;
+#pragma omp simd
+  for (std::size_t i = 0; i < kChunk; ++i) {
+    W x0 = step_lo, x1 = step_hi, x2 = static_cast<std::uint32_t>(mode0 + static_cast<std::uint32_t>(i)),
+      x3 = block;
+    W k0 = key.seed, k1 = key.path;
+#pragma GCC unroll 10
+    for (int round = 0; round < kRounds; ++round) {
+      const std::uint64_t p0 = static_cast<std::uint64_t>(x0 & kLow) * kM0;
+      const std::uint64_t p1 = static_cast<std::uint64_t>(x2 & kLow) * kM1;
+      x0 = static_cast<W>(p1 >> 32) ^ x1 ^ k0;
+      x1 = static_cast<W>(p1);
+      x2 = static_cast<W>(p0 >> 32) ^ x3 ^ k1;
+      x3 = static_cast<W>(p0);
+      k0 = (k0 + kW0) & kLow;
+      k1 = (k1 + kW1) & kLow;
+    }
+    w0[i] = static_cast<std::uint32_t>(x0);
+    w1[i] = static_cast<std::uint32_t>(x1);
+    w2[i] = static_cast<std::uint32_t>(x2);
+    w3[i] = static_cast<std::uint32_t>(x3);
+  }
+}
+
+LIEVI_NOISE_DEFAULT void philox_lanes(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
+                                      std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
+                                      std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
+  philox_lanes_impl<std::uint32_t>(key, step_lo, step_hi, mode0, block, w0, w1, w2, w3);
+}
+#if LIEVI_NOISE_MULTIVERSION
+__attribute__((target("avx512f"))) void philox_lanes(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
+                                                     std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
+                                                     std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
+  philox_lanes_impl<std::uint64_t>(key, step_lo, step_hi, mode0, block, w0, w1, w2, w3);
+}
+#endif
+
+/// out[i] = sqrt(a[i]) * b[i] for i < n, a and b 64-byte aligned with kChunk elements (a[i] > 0). std::sqrt
+/// carries an errno branch (a libm call on a negative argument) that stops GCC from vectorising the loop under
+/// the project's -fmath-errno, so the vector sqrt is written with intrinsics. Every form is the IEEE sqrt and
+/// product: the same bits.
+LIEVI_NOISE_DEFAULT void sqrt_times(const double* a, const double* b, std::size_t n, double* out) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 2 <= n; i += 2) {
+    _mm_storeu_pd(out + i, _mm_mul_pd(_mm_sqrt_pd(_mm_load_pd(a + i)), _mm_load_pd(b + i)));
+  }
+#endif
+  for (; i < n; ++i) out[i] = std::sqrt(a[i]) * b[i];
+}
+#if LIEVI_NOISE_MULTIVERSION
+__attribute__((target("avx2"))) void sqrt_times(const double* a, const double* b, std::size_t n, double* out) {
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    _mm256_storeu_pd(out + i, _mm256_mul_pd(_mm256_sqrt_pd(_mm256_load_pd(a + i)), _mm256_load_pd(b + i)));
+  }
+  for (; i < n; ++i) out[i] = std::sqrt(a[i]) * b[i];
+}
+__attribute__((target("avx512f"))) void sqrt_times(const double* a, const double* b, std::size_t n, double* out) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {  // maskz form: the plain _mm512_sqrt_pd trips GCC 12's -Wuninitialized
+    _mm512_storeu_pd(out + i,
+                     _mm512_mul_pd(_mm512_maskz_sqrt_pd(0xff, _mm512_load_pd(a + i)), _mm512_load_pd(b + i)));
+  }
+  for (; i < n; ++i) out[i] = std::sqrt(a[i]) * b[i];
+}
+#endif
+
+/// Box-Muller on kChunk lanes: rad2[i] = -2 log u1 and trig[i] = cos/sin(2 pi u2), vectorised (branch-free
+/// kernels; the parity is loop invariant).
+LIEVI_NOISE_CLONES void box_muller_lanes(const std::uint32_t* w0, const std::uint32_t* w1, const std::uint32_t* w2,
+                                         const std::uint32_t* w3, bool odd, double* rad2, double* trig) {
+#pragma omp simd
+  for (std::size_t i = 0; i < kChunk; ++i) rad2[i] = box_muller_radius2(w0[i], w1[i]);
+  if (odd) {
+#pragma omp simd
+    for (std::size_t i = 0; i < kChunk; ++i) trig[i] = box_muller_angle(w2[i], w3[i], true);
+  } else {
+#pragma omp simd
+    for (std::size_t i = 0; i < kChunk; ++i) trig[i] = box_muller_angle(w2[i], w3[i], false);
+  }
+}
+
+/// One chunk of the batch: n <= kChunk normals for modes mode0 .. mode0 + n - 1.
+void normals_chunk(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi, std::uint32_t mode0,
+                   std::uint32_t block, bool odd, std::size_t n, double* out) {
+  alignas(64) std::uint32_t w0[kChunk], w1[kChunk], w2[kChunk], w3[kChunk];
+  philox_lanes(key, step_lo, step_hi, mode0, block, w0, w1, w2, w3);
+  alignas(64) double rad2[kChunk], trig[kChunk];
+  box_muller_lanes(w0, w1, w2, w3, odd, rad2, trig);
+  sqrt_times(rad2, trig, n, out);
+}
+
+}  // namespace
+
+Block philox_block(StreamKey key, std::uint64_t step, std::uint32_t mode, std::uint32_t block) {
+  using Philox = r123::Philox4x32_R<kRounds>;
+  const Philox::ctr_type ctr = {
+      {static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(step >> 32), mode, block}};
+  const Philox::key_type k = {{key.seed, key.path}};
+  const Philox::ctr_type r = Philox{}(ctr, k);
+  return Block{{r.v[0], r.v[1], r.v[2], r.v[3]}};
+}
+
+double standard_normal(StreamKey key, std::uint64_t step, std::uint32_t mode, std::uint32_t draw) {
+  const Block b = philox_block(key, step, mode, draw / 2);
+  return box_muller(b.r[0], b.r[1], b.r[2], b.r[3], (draw & 1u) != 0);
+}
+
+void standard_normals(StreamKey key, std::uint64_t step, std::uint32_t mode0, std::size_t count, std::uint32_t draw,
+                      double* out) {
+  const auto lo = static_cast<std::uint32_t>(step);
+  const auto hi = static_cast<std::uint32_t>(step >> 32);
+  const bool odd = (draw & 1u) != 0;
+  for (std::size_t done = 0; done < count; done += kChunk) {
+    const std::size_t n = std::min(kChunk, count - done);
+    normals_chunk(key, lo, hi, mode0 + static_cast<std::uint32_t>(done), draw / 2, odd, n, out + done);
+  }
+}
+
+namespace detail {
+double log_unit(double u) { return log_kernel(u); }
+double cos_2pi(double u) { return trig_2pi(u, false); }
+double sin_2pi(double u) { return trig_2pi(u, true); }
+}  // namespace detail
+
+}  // namespace lievi::noise

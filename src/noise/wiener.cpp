@@ -1,0 +1,87 @@
+/// @file noise/wiener.cpp
+/// @brief Wiener increments as left-to-right sums of the fine increments sqrt(base_dt) xi, optional clipping.
+// No FMA contraction of w += s * xi (GCC's C++ default is -ffp-contract=fast; it matters only with FMA, e.g.
+// -march=native): the batch and scalar sums and the documented "sum of the fine increments" must round alike.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#elif defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+#include "lievi/noise/wiener.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace lievi::noise {
+
+namespace {
+
+constexpr std::size_t kChunk = 256;  // modes per batch chunk: one 2 KiB stack buffer of normals
+
+/// The clip of a coarse increment to [-c, c] (c = +infinity: identity). One function for scalar and batch.
+inline double clip(double w, double c) { return std::min(std::max(w, -c), c); }
+
+}  // namespace
+
+WienerIncrements::WienerIncrements(StreamKey key, double base_dt, int refine_log2, bool truncate)
+    : key_(key), m_(refine_log2), truncate_(truncate) {
+  if (!(base_dt > 0.0) || !std::isfinite(base_dt)) {
+    throw std::invalid_argument("WienerIncrements: base_dt must be finite and > 0, got " + std::to_string(base_dt));
+  }
+  if (refine_log2 < 0 || refine_log2 > 40) {
+    throw std::invalid_argument("WienerIncrements: refine_log2 must be in [0, 40], got " +
+                                std::to_string(refine_log2));
+  }
+  base_dt_ = base_dt;
+  sqrt_base_dt_ = std::sqrt(base_dt);
+  dt_ = std::ldexp(base_dt, refine_log2);  // exact (power of two)
+  if (!std::isfinite(dt_)) throw std::invalid_argument("WienerIncrements: dt = 2^m base_dt overflows");
+  if (truncate) {
+    if (!(dt_ < 1.0) || dt_ < DBL_MIN) {
+      throw std::invalid_argument("WienerIncrements: truncation needs a normal dt < 1, got dt = " +
+                                  std::to_string(dt_));
+    }
+    bound_ = std::sqrt(-4.0 * detail::log_unit(dt_));  // A = sqrt(2 k |ln dt|), k = 2
+    clip_dw_ = bound_ * std::sqrt(dt_);
+  }
+}
+
+double WienerIncrements::increment(std::uint64_t n, std::uint32_t mode) const {
+  if (m_ > 0 && (n >> (64 - m_)) != 0) throw std::out_of_range("WienerIncrements: coarse step index too large");
+  const std::uint64_t first = n << m_;
+  const std::uint64_t fine = std::uint64_t{1} << m_;
+  double w = sqrt_base_dt_ * standard_normal(key_, first, mode, 0);
+  for (std::uint64_t i = 1; i < fine; ++i) w += sqrt_base_dt_ * standard_normal(key_, first + i, mode, 0);
+  return truncate_ ? clip(w, clip_dw_) : w;
+}
+
+void WienerIncrements::increments(std::uint64_t n, std::uint32_t mode0, std::size_t count, double* out) const {
+  if (m_ > 0 && (n >> (64 - m_)) != 0) throw std::out_of_range("WienerIncrements: coarse step index too large");
+  const std::uint64_t first = n << m_;
+  const std::uint64_t fine = std::uint64_t{1} << m_;
+  const double s = sqrt_base_dt_;
+  double xi[kChunk];
+  for (std::size_t done = 0; done < count; done += kChunk) {
+    const std::size_t len = std::min(kChunk, count - done);
+    const std::uint32_t m0 = mode0 + static_cast<std::uint32_t>(done);
+    double* o = out + done;
+    // Same operations, in the same order, as the scalar sum: w = s xi_0, then w += s xi_i for i = 1, 2, ...
+    standard_normals(key_, first, m0, len, 0, o);
+    for (std::size_t j = 0; j < len; ++j) o[j] = s * o[j];
+    for (std::uint64_t i = 1; i < fine; ++i) {
+      standard_normals(key_, first + i, m0, len, 0, xi);
+      for (std::size_t j = 0; j < len; ++j) o[j] += s * xi[j];
+    }
+    if (truncate_) {
+      for (std::size_t j = 0; j < len; ++j) o[j] = clip(o[j], clip_dw_);
+    }
+  }
+}
+
+}  // namespace lievi::noise
