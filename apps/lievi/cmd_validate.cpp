@@ -1,9 +1,11 @@
 /// @file apps/lievi/cmd_validate.cpp
-/// @brief `lievi validate FILE [--set ...]`: check and print the fully resolved scenario; run nothing.
+/// @brief `lievi validate FILE [--set ...]`: check and print the fully resolved scenario of any model type;
+/// run nothing.
 #include <cstdio>
+#include <variant>
 
 #include "commands.hpp"
-#include "lievi/io/scenario.hpp"
+#include "lievi/io/wave_scenario.hpp"
 #include "lievi/run/rigid_body_run.hpp"
 
 namespace lievi::cli {
@@ -21,9 +23,13 @@ CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a) {
 
 int validate_command(const ValidateArgs& a) {
   try {
-    const io::RigidBodyScenario s = io::load_scenario(a.file, a.set);
-    (void)run::prepare_rigid_body(s);  // the method's a-priori checks (e.g. the exp step-size bound)
-    std::fputs(io::to_toml(s).c_str(), stdout);
+    const io::AnyScenario any = io::load_any_scenario(a.file, a.set);
+    if (const auto* s = std::get_if<io::RigidBodyScenario>(&any)) {
+      (void)run::prepare_rigid_body(*s);  // the method's a-priori checks (e.g. the exp step-size bound)
+      std::fputs(io::to_toml(*s).c_str(), stdout);
+    } else {
+      std::fputs(io::to_toml(std::get<io::WaveScenario>(any)).c_str(), stdout);
+    }
     return static_cast<int>(ExitCode::ok);
   } catch (const invalid_argument& e) {
     return report(e);

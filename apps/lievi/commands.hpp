@@ -49,7 +49,10 @@ int convergence_command(const ConvergenceArgs& args);
 CLI::App* add_methods_command(CLI::App& app);
 int methods_command();
 
-CLI::App* add_schema_command(CLI::App& app);
-int schema_command();
+struct SchemaArgs {
+  std::string type;  ///< model type ("" = every type)
+};
+CLI::App* add_schema_command(CLI::App& app, SchemaArgs& args);
+int schema_command(const SchemaArgs& args);
 
 }  // namespace lievi::cli

@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
   CLI::App* convergence = add_convergence_command(app, convergence_args);
   CLI::App* validate = add_validate_command(app, validate_args);
   CLI::App* methods = add_methods_command(app);
-  CLI::App* schema = add_schema_command(app);
+  SchemaArgs schema_args;
+  CLI::App* schema = add_schema_command(app, schema_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     if (convergence->parsed()) return convergence_command(convergence_args);
     if (validate->parsed()) return validate_command(validate_args);
     if (methods->parsed()) return methods_command();
-    if (schema->parsed()) return schema_command();
+    if (schema->parsed()) return schema_command(schema_args);
   } catch (const lievi::invalid_argument& e) {
     return report(e);
   } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 
 #include "lievi/core/error.hpp"
 #include "lievi/io/scenario.hpp"
+#include "lievi/io/wave_scenario.hpp"
 
 using lievi::InputIssue;
 using lievi::io::parse_scenario;
@@ -246,16 +247,23 @@ TEST(Scenario, ExampleFilesValidate) {
   }
 }
 
-// docs/scenarios.md carries the schema table verbatim between markers; regenerate it with `lievi schema`.
+// docs/scenarios.md carries each model's schema table verbatim between its markers; regenerate them with
+// `lievi schema TYPE`.
 TEST(Scenario, DocsTableMatchesSchema) {
   std::ifstream in(std::string(LIEVI_TEST_SOURCE_DIR) + "/docs/scenarios.md");
   ASSERT_TRUE(in) << "docs/scenarios.md missing";
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string doc = ss.str(), begin = "<!-- schema:begin -->\n", end = "<!-- schema:end -->";
-  const auto b = doc.find(begin), e = doc.find(end);
-  ASSERT_NE(b, std::string::npos);
-  ASSERT_NE(e, std::string::npos);
-  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), lievi::io::schema_markdown())
-      << "docs/scenarios.md is stale: paste the output of `lievi schema` between the markers";
+  const std::string doc = ss.str();
+  for (const std::string& type : lievi::io::model_types()) {
+    const std::string begin = "<!-- schema:begin " + type + " -->\n",
+                      end = "<!-- schema:end " + type + " -->";
+    const auto b = doc.find(begin), e = doc.find(end);
+    ASSERT_NE(b, std::string::npos) << begin;
+    ASSERT_NE(e, std::string::npos) << end;
+    EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), lievi::io::schema_markdown(type))
+        << "docs/scenarios.md is stale: paste the output of `lievi schema " << type
+        << "` between the markers";
+  }
+  EXPECT_EQ(lievi::io::schema_markdown("rigid_body"), lievi::io::schema_markdown());
 }

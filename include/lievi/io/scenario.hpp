@@ -19,8 +19,20 @@
 namespace lievi::io {
 
 /// Type of a scenario key. Numbers accept TOML integers and floats; `vec3` is an array of 3 numbers, `mat3`
-/// an array of 3 arrays of 3 numbers, `vec3_or_mat3` either.
-enum class ValueType { string, number, integer, boolean, vec3, mat3, vec3_or_mat3 };
+/// an array of 3 arrays of 3 numbers, `vec3_or_mat3` either; `integer_array` an array of integers (e.g. node
+/// indices), `number_array_array` an array of arrays of numbers (e.g. noise modes, one value per node).
+/// `--set` writes arrays as `[a,b,c]` and `[[a,b],[c,d]]`.
+enum class ValueType {
+  string,
+  number,
+  integer,
+  boolean,
+  vec3,
+  mat3,
+  vec3_or_mat3,
+  integer_array,
+  number_array_array
+};
 
 /// Human name of a type as used in messages and docs ("number", "array of 3 numbers", ...).
 [[nodiscard]] const char* type_name(ValueType t);
@@ -42,13 +54,14 @@ struct SchemaEntry {
 /// The rigid-body schema (sections model, initial, integrator, output), in documentation order.
 [[nodiscard]] const std::vector<SchemaEntry>& rigid_body_schema();
 
-/// Markdown table of the schema (docs/scenarios.md, between the `schema:begin` / `schema:end` markers).
+/// Markdown table of the rigid-body schema (docs/scenarios.md, between the `schema:begin rigid_body` /
+/// `schema:end rigid_body` markers); `schema_markdown(type)` (io/wave_scenario.hpp) covers every model.
 [[nodiscard]] std::string schema_markdown();
 
 /// A resolved value as printed by `validate` and stored in summary.json: string, number, integer, boolean,
-/// vector or matrix.
-using ScenarioValue =
-    std::variant<std::string, double, long long, bool, std::vector<double>, std::vector<std::vector<double>>>;
+/// vector or matrix (array of arrays), or an array of integers.
+using ScenarioValue = std::variant<std::string, double, long long, bool, std::vector<double>,
+                                   std::vector<std::vector<double>>, std::vector<long long>>;
 
 /// One resolved key: its value and whether it came from the default.
 struct ResolvedEntry {

@@ -1,0 +1,734 @@
+/// @file src/io/scenario_reader.cpp
+/// @brief The model-independent scenario machinery (scenario_reader.hpp): TOML reading (toml++), `--set`
+/// conversion, the Resolver, the step-count rule, the Markdown table and TOML printing; also the public
+/// `type_name` and `format_number`.
+#include "scenario_reader.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace lievi::io {
+
+const char* type_name(ValueType t) {
+  switch (t) {
+    case ValueType::string:
+      return "a string";
+    case ValueType::number:
+      return "a number";
+    case ValueType::integer:
+      return "an integer";
+    case ValueType::boolean:
+      return "a boolean (true or false)";
+    case ValueType::vec3:
+      return "an array of 3 numbers";
+    case ValueType::mat3:
+      return "a 3x3 matrix (array of 3 arrays of 3 numbers)";
+    case ValueType::vec3_or_mat3:
+      return "an array of 3 numbers or a 3x3 matrix";
+    case ValueType::integer_array:
+      return "an array of integers";
+    case ValueType::number_array_array:
+      return "an array of arrays of numbers";
+  }
+  return "?";
+}
+
+std::string format_number(double x, bool toml_float) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof buf, x);
+  std::string s(buf, res.ptr);
+  if (toml_float && s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s;
+}
+
+}  // namespace lievi::io
+
+namespace lievi::io::detail {
+
+using models::Mat3;
+using models::Vec3;
+
+// ---------------------------------------------------------------------------------------------------------------
+// RawValue, Schema, small helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+std::string RawValue::text() const {
+  switch (kind) {
+    case Kind::string:
+      return "\"" + s + "\"";
+    case Kind::integer:
+      return std::to_string(i);
+    case Kind::floating:
+      return format_number(d, true);
+    case Kind::boolean:
+      return b ? "true" : "false";
+    case Kind::array: {
+      std::string t = "[";
+      for (std::size_t n = 0; n < items.size(); ++n) t += (n ? ", " : "") + items[n].text();
+      return t + "]";
+    }
+    case Kind::table:
+      return "(a table)";
+    case Kind::other:
+      break;
+  }
+  return "(a date/time)";
+}
+
+const char* RawValue::kind_name() const {
+  switch (kind) {
+    case Kind::string:
+      return "string";
+    case Kind::integer:
+      return "integer";
+    case Kind::floating:
+      return "float";
+    case Kind::boolean:
+      return "boolean";
+    case Kind::array:
+      return "array";
+    case Kind::table:
+      return "table";
+    case Kind::other:
+      break;
+  }
+  return "date/time";
+}
+
+const RawValue* RawValue::member(const std::string& name) const {
+  for (const auto& [k, v] : members)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+const SchemaEntry* Schema::find(const std::string& key) const {
+  for (const auto& e : *entries)
+    if (e.key == key) return &e;
+  return nullptr;
+}
+
+std::string Schema::canonical(const std::string& key) const {
+  const auto* e = find(key);
+  return (e && !e->alias_of.empty()) ? e->alias_of : key;
+}
+
+bool Schema::has_section(const std::string& section) const {
+  return std::find(sections.begin(), sections.end(), section) != sections.end();
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+std::optional<double> parse_double(const std::string& t) {
+  if (t.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (end != t.c_str() + t.size()) return std::nullopt;
+  return v;
+}
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+RawValue from_node(const toml::node& n) {
+  RawValue r;
+  if (const auto* v = n.as_string()) {
+    r.kind = RawValue::Kind::string;
+    r.s = v->get();
+  } else if (const auto* v = n.as_integer()) {
+    r.kind = RawValue::Kind::integer;
+    r.i = v->get();
+  } else if (const auto* v = n.as_floating_point()) {
+    r.kind = RawValue::Kind::floating;
+    r.d = v->get();
+  } else if (const auto* v = n.as_boolean()) {
+    r.kind = RawValue::Kind::boolean;
+    r.b = v->get();
+  } else if (const auto* a = n.as_array()) {
+    r.kind = RawValue::Kind::array;
+    for (const auto& e : *a) r.items.push_back(from_node(e));
+  } else if (const auto* t = n.as_table()) {
+    r.kind = RawValue::Kind::table;
+    for (const auto& [k, node] : *t) r.members.emplace_back(std::string(k.str()), from_node(node));
+  }
+  return r;
+}
+
+/// Tiny array grammar for `--set`: '[' (item (',' item)*)? ']', item = number | array.
+bool parse_array(const std::string& t, std::size_t& pos, RawValue& out) {
+  auto skip = [&] {
+    while (pos < t.size() && (t[pos] == ' ' || t[pos] == '\t')) ++pos;
+  };
+  skip();
+  if (pos >= t.size() || t[pos] != '[') return false;
+  ++pos;
+  out.kind = RawValue::Kind::array;
+  skip();
+  if (pos < t.size() && t[pos] == ']') {
+    ++pos;
+    return true;
+  }
+  while (true) {
+    skip();
+    RawValue item;
+    if (pos < t.size() && t[pos] == '[') {
+      if (!parse_array(t, pos, item)) return false;
+    } else {
+      const auto stop = t.find_first_of(",]", pos);
+      if (stop == std::string::npos) return false;
+      const auto v = parse_double(trim(t.substr(pos, stop - pos)));
+      if (!v) return false;
+      item.kind = RawValue::Kind::floating;
+      item.d = *v;
+      pos = stop;
+    }
+    out.items.push_back(std::move(item));
+    skip();
+    if (pos >= t.size()) return false;
+    if (t[pos] == ']') {
+      ++pos;
+      return true;
+    }
+    if (t[pos] != ',') return false;
+    ++pos;
+  }
+}
+
+/// A `--set` string value, bare or quoted.
+std::string unquote(const std::string& text) {
+  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') && text.back() == text.front())
+    return text.substr(1, text.size() - 2);
+  return text;
+}
+
+/// Convert the text of a `--set` by the schema type; false when it does not convert.
+bool convert(const std::string& text, ValueType type, RawValue& v) {
+  switch (type) {
+    case ValueType::string:
+      v.kind = RawValue::Kind::string;
+      v.s = unquote(text);
+      return true;
+    case ValueType::boolean:
+      v.kind = RawValue::Kind::boolean;
+      v.b = text == "true";
+      return text == "true" || text == "false";
+    case ValueType::integer: {
+      v.kind = RawValue::Kind::integer;
+      const auto res = std::from_chars(text.data(), text.data() + text.size(), v.i);
+      return res.ec == std::errc() && res.ptr == text.data() + text.size();
+    }
+    case ValueType::number: {
+      const auto d = parse_double(text);
+      v.kind = RawValue::Kind::floating;
+      v.d = d.value_or(0.0);
+      return d.has_value();
+    }
+    case ValueType::vec3:
+    case ValueType::mat3:
+    case ValueType::vec3_or_mat3:
+    case ValueType::integer_array:
+    case ValueType::number_array_array: {
+      std::size_t pos = 0;
+      return parse_array(text, pos, v) && trim(text.substr(pos)).empty();
+    }
+  }
+  return false;
+}
+
+/// Flatten a TOML document into entries; records unknown sections/keys and non-table sections as issues.
+void flatten(const Schema& schema, const RawValue& root, const std::string& file, RawEntries& entries,
+             std::vector<InputIssue>& issues) {
+  for (const auto& [section, node] : root.members) {
+    if (node.kind != RawValue::Kind::table) {
+      if (schema.has_section(section))
+        issues.push_back({file, section, "must be a table ([" + section + "])"});
+      else
+        issues.push_back({file, section, unknown_key_message(schema, section)});
+      continue;
+    }
+    for (const auto& [leaf, value] : node.members) {
+      const std::string key = section + "." + leaf;
+      if (!schema.find(key)) {
+        issues.push_back({file, key, unknown_key_message(schema, key)});
+        continue;
+      }
+      entries[key] = {value, file};
+    }
+    if (node.members.empty() && !schema.has_section(section))
+      issues.push_back({file, section, unknown_key_message(schema, section)});
+  }
+}
+
+/// Apply `--set key=value` overrides, converting by the key's schema type.
+void apply_overrides(const Schema& schema, const std::vector<std::string>& overrides, RawEntries& entries,
+                     std::vector<InputIssue>& issues) {
+  const std::string origin = "--set";
+  std::set<std::string> set_keys;
+  for (const auto& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos) {
+      issues.push_back({origin, "", "expected key=value, got '" + o + "'"});
+      continue;
+    }
+    const std::string key = trim(o.substr(0, eq)), text = trim(o.substr(eq + 1));
+    const SchemaEntry* e = schema.find(key);
+    if (!e) {
+      issues.push_back({origin, key, unknown_key_message(schema, key)});
+      continue;
+    }
+    RawValue v;
+    if (!convert(text, e->type, v)) {
+      issues.push_back({origin, key, "value '" + text + "' does not convert to " + type_name(e->type)});
+      continue;
+    }
+    // A --set of one member of an exclusive group replaces the file's other members (e.g. h replaces dt).
+    for (const auto& group : schema.exclusive_groups) {
+      if (std::find(group.begin(), group.end(), key) == group.end()) continue;
+      for (const auto& other : group) {
+        const auto it = entries.find(other);
+        if (other != key && it != entries.end() && it->second.origin != origin) entries.erase(it);
+      }
+    }
+    if (!set_keys.insert(key).second) {
+      issues.push_back({origin, key, "given twice in --set"});
+      continue;
+    }
+    entries[key] = {std::move(v), origin};
+  }
+}
+
+}  // namespace
+
+std::string unknown_key_message(const Schema& schema, const std::string& key) {
+  const auto dot = key.find('.');
+  const std::string section = dot == std::string::npos ? key : key.substr(0, dot);
+  if (!schema.has_section(section) || dot == std::string::npos) {
+    return "unknown key; " + schema.description + " has the sections [" + join(schema.sections, "], [") + "]";
+  }
+  std::vector<std::string> names;
+  std::string best;
+  std::size_t best_d = 3;  // suggest only close matches (edit distance <= 2)
+  for (const auto& e : *schema.entries) {
+    if (e.key.rfind(section + ".", 0) != 0) continue;
+    const std::string leaf = e.key.substr(section.size() + 1);
+    names.push_back(leaf);
+    const std::size_t d = edit_distance(leaf, key.substr(dot + 1));
+    if (d < best_d) best_d = d, best = leaf;
+  }
+  std::string m = "unknown key; allowed in [" + section + "]: " + join(names);
+  if (!best.empty()) m += " (did you mean '" + best + "'?)";
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Stage 1
+// ---------------------------------------------------------------------------------------------------------------
+
+std::string read_scenario_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(path, ec)) {
+    throw invalid_argument(path.string(), "",
+                           "cannot read the scenario file (missing or not a regular file)");
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RawValue parse_toml(const std::string& text, const std::string& file) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw invalid_argument(file, "",
+                           "TOML syntax error at line " + std::to_string(b.line) + ", column " +
+                               std::to_string(b.column) + ": " + std::string(e.description()));
+  }
+  return from_node(root);
+}
+
+RawInput read_entries(const Schema& schema, const RawValue& root, const std::string& file,
+                      const std::vector<std::string>& overrides) {
+  RawInput in;
+  flatten(schema, root, file, in.entries, in.issues);
+  apply_overrides(schema, overrides, in.entries, in.issues);
+  return in;
+}
+
+std::optional<RawEntry> peek_key(const RawValue& root, const std::string& file,
+                                 const std::vector<std::string>& overrides, const std::string& key) {
+  for (auto it = overrides.rbegin(); it != overrides.rend(); ++it) {
+    const auto eq = it->find('=');
+    if (eq == std::string::npos || trim(it->substr(0, eq)) != key) continue;
+    RawEntry e{{}, "--set"};
+    e.value.kind = RawValue::Kind::string;
+    e.value.s = unquote(trim(it->substr(eq + 1)));
+    return e;
+  }
+  const auto dot = key.find('.');
+  const RawValue* section = root.member(key.substr(0, dot));
+  const RawValue* v = section ? section->member(key.substr(dot + 1)) : nullptr;
+  if (!v) return std::nullopt;
+  return RawEntry{*v, file};
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Stage 2: the resolver
+// ---------------------------------------------------------------------------------------------------------------
+
+void Resolver::issue(const std::string& key, std::string message) {
+  const auto it = entries_.find(key);
+  issues_.push_back({it != entries_.end() ? it->second.origin : file_, key, std::move(message)});
+}
+
+const RawValue* Resolver::get(const std::string& key) const {
+  const auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : &it->second.value;
+}
+
+std::vector<std::string> Resolver::given_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& [key, entry] : entries_) keys.push_back(schema_->canonical(key));
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+void Resolver::type_error(const std::string& key, const RawValue& v, ValueType t) {
+  issue(key, "value " + v.text() + " has type " + v.kind_name() + "; expected " + type_name(t));
+}
+
+void Resolver::missing(const std::string& key, const std::string& what) {
+  const auto* e = schema_->find(key);
+  issues_.push_back({file_, key,
+                     "missing required key; expected " + std::string(type_name(e->type)) +
+                         (e->allowed.empty() ? "" : " (" + e->allowed + ")") + ": " + what});
+}
+
+std::optional<double> Resolver::number(const std::string& key) {
+  const RawValue* v = get(key);
+  if (!v) return std::nullopt;
+  if (!v->is_number()) {
+    type_error(key, *v, ValueType::number);
+    return std::nullopt;
+  }
+  if (!std::isfinite(v->number())) {
+    issue(key, "value " + v->text() + " must be a finite number");
+    return std::nullopt;
+  }
+  return v->number();
+}
+
+std::optional<double> Resolver::positive(const std::string& key) {
+  auto x = number(key);
+  if (x && !(*x > 0.0)) {
+    issue(key, "value " + format_number(*x) + " must be > 0");
+    return std::nullopt;
+  }
+  return x;
+}
+
+namespace {
+/// An integer, or an exactly integral float (`--set output.every=2` arrives as a float).
+std::optional<long long> as_integer(const RawValue& v) {
+  if (v.kind == RawValue::Kind::integer) return v.i;
+  if (v.kind == RawValue::Kind::floating && std::isfinite(v.d) && v.d == std::floor(v.d) &&
+      std::abs(v.d) < 9e15)
+    return static_cast<long long>(v.d);
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<long long> Resolver::integer(const std::string& key) {
+  const RawValue* v = get(key);
+  if (!v) return std::nullopt;
+  const auto i = as_integer(*v);
+  if (!i) type_error(key, *v, ValueType::integer);
+  return i;
+}
+
+std::optional<long long> Resolver::integer_in(const std::string& key, long long lo, long long hi) {
+  auto i = integer(key);
+  if (!i || (*i >= lo && *i <= hi)) return i;
+  if (hi == std::numeric_limits<long long>::max())
+    issue(key, "value " + std::to_string(*i) + " must be >= " + std::to_string(lo));
+  else
+    issue(key, "value " + std::to_string(*i) + " must be in [" + std::to_string(lo) + ", " +
+                   std::to_string(hi) + "]");
+  return std::nullopt;
+}
+
+std::optional<bool> Resolver::boolean(const std::string& key) {
+  const RawValue* v = get(key);
+  if (!v) return std::nullopt;
+  if (v->kind != RawValue::Kind::boolean) {
+    type_error(key, *v, ValueType::boolean);
+    return std::nullopt;
+  }
+  return v->b;
+}
+
+std::optional<std::string> Resolver::string(const std::string& key) {
+  const RawValue* v = get(key);
+  if (!v) return std::nullopt;
+  if (v->kind != RawValue::Kind::string) {
+    type_error(key, *v, ValueType::string);
+    return std::nullopt;
+  }
+  return v->s;
+}
+
+std::optional<std::string> Resolver::choice(const std::string& key, const std::vector<std::string>& allowed,
+                                            const char* what) {
+  auto s = string(key);
+  if (!s) return std::nullopt;
+  if (std::find(allowed.begin(), allowed.end(), *s) == allowed.end()) {
+    issue(key, "value \"" + *s + "\" is not " + what + "; allowed: " + join(allowed));
+    return std::nullopt;
+  }
+  return s;
+}
+
+bool Resolver::as_vec3(const RawValue& v, Vec3& out) {
+  if (v.kind != RawValue::Kind::array || v.items.size() != 3) return false;
+  for (int n = 0; n < 3; ++n) {
+    if (!v.items[n].is_number() || !std::isfinite(v.items[n].number())) return false;
+    out[n] = v.items[n].number();
+  }
+  return true;
+}
+
+bool Resolver::as_mat3(const RawValue& v, Mat3& out) {
+  if (v.kind != RawValue::Kind::array || v.items.size() != 3) return false;
+  for (int r = 0; r < 3; ++r) {
+    Vec3 row;
+    if (!as_vec3(v.items[r], row)) return false;
+    out.row(r) = row.transpose();
+  }
+  return true;
+}
+
+namespace {
+
+/// A value that `parse` converts, or nullopt (absent, or "value <text><what>" was recorded).
+template <class T, class Parse>
+std::optional<T> parsed(Resolver& r, const std::string& key, Parse parse, const char* what) {
+  const RawValue* v = r.get(key);
+  if (!v) return std::nullopt;
+  T x{};
+  if (!parse(*v, x)) {
+    r.issue(key, "value " + v->text() + what);
+    return std::nullopt;
+  }
+  return x;
+}
+
+bool as_integer_array(const RawValue& v, std::vector<long long>& out) {
+  if (v.kind != RawValue::Kind::array) return false;
+  for (const auto& item : v.items) {
+    const auto i = as_integer(item);
+    if (!i) return false;
+    out.push_back(*i);
+  }
+  return true;
+}
+
+bool as_number_array_array(const RawValue& v, std::vector<std::vector<double>>& out) {
+  if (v.kind != RawValue::Kind::array) return false;
+  for (const auto& row : v.items) {
+    if (row.kind != RawValue::Kind::array) return false;
+    out.emplace_back();
+    for (const auto& x : row.items) {
+      if (!x.is_number() || !std::isfinite(x.number())) return false;
+      out.back().push_back(x.number());
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Vec3> Resolver::vec3(const std::string& key) {
+  return parsed<Vec3>(*this, key, as_vec3, " is not an array of 3 finite numbers");
+}
+
+std::optional<Mat3> Resolver::mat3(const std::string& key) {
+  return parsed<Mat3>(*this, key, as_mat3, " is not a 3x3 matrix (an array of 3 arrays of 3 finite numbers)");
+}
+
+std::optional<std::vector<long long>> Resolver::integer_array(const std::string& key) {
+  return parsed<std::vector<long long>>(*this, key, as_integer_array, " is not an array of integers");
+}
+
+std::optional<std::vector<std::vector<double>>> Resolver::number_array_array(const std::string& key) {
+  return parsed<std::vector<std::vector<double>>>(*this, key, as_number_array_array,
+                                                  " is not an array of arrays of finite numbers");
+}
+
+void throw_if_issues(Resolver& r) {
+  if (!r.issues().empty()) throw invalid_argument(std::move(r.issues()));
+}
+
+TimeGrid read_time_grid(Resolver& r, const std::string& dt_key, const std::string& dt_what, bool read_dt) {
+  TimeGrid g;
+  bool dt_ok = false, t_end_ok = false;
+  if (!read_dt) {
+    // an issue on the step was recorded by the caller
+  } else if (!r.has(dt_key)) {
+    r.missing(dt_key, dt_what);
+  } else if (const auto v = r.number(dt_key)) {
+    g.dt = *v;
+    dt_ok = g.dt > 0.0;
+    if (!dt_ok) r.issue(dt_key, "value " + format_number(g.dt) + " must be > 0");
+  }
+  if (!r.has("integrator.t_end")) {
+    r.missing("integrator.t_end", "the final time");
+  } else if (const auto v = r.number("integrator.t_end")) {
+    g.t_end = *v;
+    t_end_ok = g.t_end > 0.0;
+    if (!t_end_ok) r.issue("integrator.t_end", "value " + format_number(g.t_end) + " must be > 0");
+  }
+  if (!dt_ok || !t_end_ok) return g;
+  const double dt = g.dt, t_end = g.t_end, ratio = t_end / dt;
+  // Our choice (docs/scenarios.md): t_end must be N dt within 1e-9 relative, so that t_N = t_end and no
+  // shortened last step changes the method.
+  const double N = std::round(ratio);
+  if (!(ratio < 1e12)) {
+    r.issue(dt_key, "value " + format_number(dt) + " gives " + format_number(ratio) +
+                        " steps to t_end = " + format_number(t_end) + "; at most 1e12 steps are allowed");
+  } else if (N < 1.0 || std::abs(N * dt - t_end) > 1e-9 * t_end) {
+    const double n_lo = std::max(1.0, std::floor(ratio)), n_hi = std::max(1.0, std::ceil(ratio));
+    std::string suggestion = "dt = " + format_number(t_end / n_lo) + " (N = " + format_number(n_lo) + ")";
+    if (n_hi != n_lo)
+      suggestion += " or dt = " + format_number(t_end / n_hi) + " (N = " + format_number(n_hi) + ")";
+    r.issue(dt_key, "value " + format_number(dt) + " does not divide t_end = " + format_number(t_end) +
+                        " into an integer number of steps (within 1e-9 relative); use dt = t_end/N, e.g. " +
+                        suggestion);
+  } else {
+    g.steps = static_cast<long long>(N);
+    g.ok = true;
+  }
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------------------------------------------
+
+std::string schema_markdown(const std::vector<SchemaEntry>& schema) {
+  auto cell = [](const std::string& s) {
+    std::string t;
+    for (const char c : s) t += c == '|' ? std::string("\\|") : std::string(1, c);
+    return t.empty() ? std::string("—") : t;
+  };
+  std::string md = "| key | type | required | default | unit | allowed | meaning |\n";
+  md += "|---|---|---|---|---|---|---|\n";
+  for (const auto& e : schema) {
+    md += "| `" + e.key + "` | " + cell(type_name(e.type)) + " | " + cell(e.requirement) + " | " +
+          (e.default_text.empty() ? std::string("—") : "`" + e.default_text + "`") + " | " + cell(e.unit) +
+          " | " + cell(e.allowed) + " | " + cell(e.doc) + " |\n";
+  }
+  return md;
+}
+
+std::string toml_string(const std::string& s) {
+  std::string t = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') t += '\\';
+    t += c;
+  }
+  return t + "\"";
+}
+
+std::string value_toml(const ScenarioValue& v) {
+  struct V {
+    std::string operator()(const std::string& s) const { return toml_string(s); }
+    std::string operator()(double x) const { return format_number(x, true); }
+    std::string operator()(long long i) const { return std::to_string(i); }
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(const std::vector<long long>& x) const {
+      std::string t = "[";
+      for (std::size_t n = 0; n < x.size(); ++n) t += (n ? ", " : "") + std::to_string(x[n]);
+      return t + "]";
+    }
+    std::string operator()(const std::vector<double>& x) const {
+      std::string t = "[";
+      for (std::size_t n = 0; n < x.size(); ++n) t += (n ? ", " : "") + format_number(x[n], true);
+      return t + "]";
+    }
+    std::string operator()(const std::vector<std::vector<double>>& A) const {
+      std::string t = "[";
+      for (std::size_t n = 0; n < A.size(); ++n) t += (n ? ", " : "") + (*this)(A[n]);
+      return t + "]";
+    }
+  };
+  return std::visit(V{}, v);
+}
+
+std::string toml_header(const std::string& what, const std::string& name, const std::string& source,
+                        long long steps, double dt, double t_end, const std::string& extra,
+                        const std::vector<std::string>& notes) {
+  std::string t = "# lievi: resolved " + what + " '" + name + "'" +
+                  (source.empty() ? "" : " from " + source) + "\n# " + std::to_string(steps) +
+                  " steps of dt = " + format_number(dt) + " from t = 0 to t_end = " + format_number(t_end) +
+                  extra + "\n";
+  for (const auto& n : notes) t += "# note: " + n + "\n";
+  return t;
+}
+
+std::string entries_toml(const std::vector<ResolvedEntry>& entries,
+                         const std::function<std::vector<std::string>(const ResolvedEntry&)>& comments) {
+  std::string t, section;
+  for (const auto& e : entries) {
+    const auto dot = e.key.find('.');
+    const std::string sec = e.key.substr(0, dot), leaf = e.key.substr(dot + 1);
+    if (sec != section) {
+      t += "\n[" + sec + "]\n";
+      section = sec;
+    }
+    std::string line = leaf + " = " + value_toml(e.value);
+    std::vector<std::string> parts;
+    if (e.is_default) parts.emplace_back("default");
+    for (auto& c : comments(e)) parts.push_back(std::move(c));
+    if (!parts.empty()) {
+      if (line.size() < 40) line.resize(40, ' ');
+      line += "  # " + join(parts, "; ");
+    }
+    t += line + "\n";
+  }
+  return t;
+}
+
+}  // namespace lievi::io::detail

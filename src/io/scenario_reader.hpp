@@ -1,0 +1,191 @@
+#pragma once
+/// @file src/io/scenario_reader.hpp
+/// @brief Internal: the model-independent machinery of scenario files, parameterised by a schema.
+///
+/// Reading is split in three stages so that every issue of a file is found in one pass:
+///  1. `parse_toml` turns the text into a tree of `RawValue`s; `read_entries` flattens it (and the `--set`
+///  strings, converted by the key's schema type) into `key -> RawEntry`, recording unknown keys;
+///  2. a model's resolver reads each key through a `Resolver` (typed getters, ranges, cross-key rules), which
+///  collects every issue;
+///  3. `throw_if_issues` throws one lievi::invalid_argument with all issues.
+/// The rigid body (scenario.cpp) and the wave (wave_scenario.cpp) are the two users.
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lievi/core/error.hpp"
+#include "lievi/io/scenario.hpp"
+#include "lievi/models/rigid_body.hpp"
+
+namespace lievi::io::detail {
+
+/// A value as read, before its schema type is checked.
+struct RawValue {
+  enum class Kind { string, integer, floating, boolean, array, table, other } kind = Kind::other;
+  std::string s;
+  long long i = 0;
+  double d = 0.0;
+  bool b = false;
+  std::vector<RawValue> items;                            ///< array elements
+  std::vector<std::pair<std::string, RawValue>> members;  ///< table members, in document order
+
+  [[nodiscard]] bool is_number() const { return kind == Kind::integer || kind == Kind::floating; }
+  [[nodiscard]] double number() const { return kind == Kind::integer ? static_cast<double>(i) : d; }
+  /// TOML-like text of the value, for messages ("0", "\"rk5\"", "[1, 2, 3]").
+  [[nodiscard]] std::string text() const;
+  /// The TOML type name, for "has type ..." messages.
+  [[nodiscard]] const char* kind_name() const;
+  /// The member `name` of a table, or nullptr.
+  [[nodiscard]] const RawValue* member(const std::string& name) const;
+};
+
+/// A raw value and where it came from (file label, or "--set").
+struct RawEntry {
+  RawValue value;
+  std::string origin;
+};
+using RawEntries = std::map<std::string, RawEntry>;
+
+/// What the reader needs to know of a model's scenario format.
+struct Schema {
+  const std::vector<SchemaEntry>* entries = nullptr;       ///< the keys, in documentation order
+  std::vector<std::string> sections;                       ///< the allowed sections
+  std::string description;                                 ///< e.g. "a rigid-body scenario" (messages)
+  std::vector<std::vector<std::string>> exclusive_groups;  ///< at most one of each; a --set replaces the rest
+
+  /// The entry of `key`, or nullptr.
+  [[nodiscard]] const SchemaEntry* find(const std::string& key) const;
+  /// The key an alias stands for (integrator.h -> integrator.dt), else `key`.
+  [[nodiscard]] std::string canonical(const std::string& key) const;
+  [[nodiscard]] bool has_section(const std::string& section) const;
+};
+
+/// Elements of `v` separated by `sep`.
+[[nodiscard]] std::string join(const std::vector<std::string>& v, const char* sep = ", ");
+/// `s` without leading and trailing blanks and tabs.
+[[nodiscard]] std::string trim(const std::string& s);
+/// A number as the command line writes it ("0.1", "1e-3", ".5", "-2"); nullopt unless the whole text
+/// converts.
+[[nodiscard]] std::optional<double> parse_double(const std::string& t);
+
+/// "unknown key; allowed in [integrator]: method, dt, ... (did you mean 'dt'?)"
+[[nodiscard]] std::string unknown_key_message(const Schema& schema, const std::string& key);
+
+/// The text of a scenario file; throws lievi::invalid_argument when it cannot be read.
+[[nodiscard]] std::string read_scenario_text(const std::filesystem::path& path);
+/// The TOML document as a table of RawValues; throws lievi::invalid_argument on a syntax error (with line
+/// and column).
+[[nodiscard]] RawValue parse_toml(const std::string& text, const std::string& file);
+
+/// Stage 1 output: the entries of the document and the `--set` strings, and the issues found so far.
+struct RawInput {
+  RawEntries entries;
+  std::vector<InputIssue> issues;
+};
+/// Flatten the document `root` (a table) against `schema`, then apply the `--set key=value` overrides.
+[[nodiscard]] RawInput read_entries(const Schema& schema, const RawValue& root, const std::string& file,
+                                    const std::vector<std::string>& overrides);
+
+/// The value of `key` before any schema is known (for dispatch on model.type): the last `--set` of it (as a
+/// string, unquoted) or the document's, with its origin; nullopt when absent.
+[[nodiscard]] std::optional<RawEntry> peek_key(const RawValue& root, const std::string& file,
+                                               const std::vector<std::string>& overrides,
+                                               const std::string& key);
+
+/// Stage 2: typed, checked access to the entries; every problem becomes an InputIssue.
+class Resolver {
+ public:
+  Resolver(const Schema& schema, std::string file, RawInput input)
+      : schema_(&schema),
+        file_(std::move(file)),
+        entries_(std::move(input.entries)),
+        issues_(std::move(input.issues)) {}
+
+  /// Record an issue on `key`, attributed to where the key came from (the file, or "--set").
+  void issue(const std::string& key, std::string message);
+  [[nodiscard]] const RawValue* get(const std::string& key) const;
+  [[nodiscard]] bool has(const std::string& key) const { return entries_.count(key) != 0; }
+  [[nodiscard]] std::vector<InputIssue>& issues() { return issues_; }
+  [[nodiscard]] const RawEntries& entries() const { return entries_; }
+  /// The canonical keys given (file or --set), sorted.
+  [[nodiscard]] std::vector<std::string> given_keys() const;
+
+  void type_error(const std::string& key, const RawValue& v, ValueType t);
+  /// "missing required key; expected <type> (<allowed>): <what>"
+  void missing(const std::string& key, const std::string& what);
+
+  /// A finite number, or nullopt (absent, or an issue was recorded).
+  std::optional<double> number(const std::string& key);
+  /// A finite number > 0.
+  std::optional<double> positive(const std::string& key);
+  /// An integer (an exactly integral float, as `--set` gives, is accepted).
+  std::optional<long long> integer(const std::string& key);
+  /// An integer in [lo, hi] ("value 0 must be >= 1" when hi is the largest long long).
+  std::optional<long long> integer_in(const std::string& key, long long lo, long long hi);
+  std::optional<bool> boolean(const std::string& key);
+  std::optional<std::string> string(const std::string& key);
+  /// A string that must be one of `allowed`.
+  std::optional<std::string> choice(const std::string& key, const std::vector<std::string>& allowed,
+                                    const char* what);
+  std::optional<models::Vec3> vec3(const std::string& key);
+  std::optional<models::Mat3> mat3(const std::string& key);
+  /// An array of integers (integral floats accepted).
+  std::optional<std::vector<long long>> integer_array(const std::string& key);
+  /// An array of arrays of finite numbers.
+  std::optional<std::vector<std::vector<double>>> number_array_array(const std::string& key);
+
+  /// Array of exactly 3 finite numbers.
+  static bool as_vec3(const RawValue& v, models::Vec3& out);
+  /// Array of 3 arrays of 3 finite numbers.
+  static bool as_mat3(const RawValue& v, models::Mat3& out);
+
+ private:
+  const Schema* schema_;
+  std::string file_;
+  RawEntries entries_;
+  std::vector<InputIssue> issues_;
+};
+
+/// Stage 3: throw one lievi::invalid_argument carrying every issue, if there are any.
+void throw_if_issues(Resolver& r);
+
+/// The time grid: dt > 0, t_end > 0, and t_end = N dt within 1e-9 relative (else a message suggesting
+/// dt = t_end/N for the two nearest N).
+struct TimeGrid {
+  double dt = 0.0, t_end = 0.0;
+  long long steps = 0;
+  bool ok = false;  ///< dt, t_end and steps are valid
+};
+/// Read integrator.t_end and the time step from `dt_key` (integrator.dt, or an alias); `dt_what` completes
+/// the missing-key message; with `read_dt` false the step is not read (an issue was already recorded).
+TimeGrid read_time_grid(Resolver& r, const std::string& dt_key, const std::string& dt_what,
+                        bool read_dt = true);
+
+/// Markdown table of a schema (docs/scenarios.md, between the schema markers).
+[[nodiscard]] std::string schema_markdown(const std::vector<SchemaEntry>& schema);
+
+/// A TOML basic string.
+[[nodiscard]] std::string toml_string(const std::string& s);
+/// A resolved value as TOML text (shortest round-trip numbers).
+[[nodiscard]] std::string value_toml(const ScenarioValue& v);
+/// The comment lines heading a resolved scenario: "# lievi: resolved <what> '<name>' from <source>", the
+/// step count (then `extra`), and one "# note: ..." line per note.
+[[nodiscard]] std::string toml_header(const std::string& what, const std::string& name,
+                                      const std::string& source, long long steps, double dt, double t_end,
+                                      const std::string& extra, const std::vector<std::string>& notes);
+/// The `[section]` blocks of the resolved entries as TOML; `comments(e)` gives extra comments of an entry
+/// (joined with "; " after "default" for a default value).
+[[nodiscard]] std::string entries_toml(
+    const std::vector<ResolvedEntry>& entries,
+    const std::function<std::vector<std::string>(const ResolvedEntry&)>& comments);
+
+/// The rigid-body resolver on a parsed document (scenario.cpp), for the dispatch of wave_scenario.cpp.
+[[nodiscard]] RigidBodyScenario resolve_rigid_body(const RawValue& root, const std::string& file,
+                                                   const std::string& name, const std::string& source,
+                                                   const std::vector<std::string>& overrides);
+
+}  // namespace lievi::io::detail
