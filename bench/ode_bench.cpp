@@ -1,7 +1,9 @@
 // The classical ODE comparators on Scenario A (seed 002 §5; rigid-body-ddb spec §6, §7): ns per step of the
 // 3-stage Lobatto IIIC (Newton on the stage values, attitude with the momentum), and the time of one whole run of
 // the adaptive DOP853 over t in [0, 30] with rtol = atol = 1e-10 (output every 0.1, the paper's dt, and every 30:
-// one call), through the core and through the registry's stepper (what `lievi run` uses).
+// one call), with its dense output (the default: natural steps, outputs interpolated) and in the landing mode
+// (dense_output = false: steps clamped to land on every output time), through the core and through the registry's
+// stepper (what `lievi run` uses).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -41,12 +43,15 @@ void BM_LobattoIIIC(benchmark::State& state) {
   state.counters["newton_it"] = benchmark::Counter(static_cast<double>(iterations) / state.iterations());
 }
 
-/// One full run of DOP853 (rtol = atol = 1e-10) over [0, 30] with output interval H (units of 1e-3).
-void BM_Dop853Run(benchmark::State& state) {
+/// One full run of DOP853 (rtol = atol = 1e-10) over [0, 30] with output interval H (units of 1e-3); dense output
+/// (`dense` true, the default) or landing on every output time.
+void BM_Dop853Run(benchmark::State& state, bool dense) {
   const ScenarioA s;
   const double H = static_cast<double>(state.range(0)) * 1e-3;
   const long n_out = std::lround(s.t_end / H);
-  integrators::Dop853 dop(s.body, integrators::Dop853Options{1e-10, 1e-10});
+  integrators::Dop853Options o{1e-10, 1e-10};
+  o.dense_output = dense;
+  integrators::Dop853 dop(s.body, o);
   long steps = 0;
   for (auto _ : state) {
     models::RigidBodyState x;
@@ -82,6 +87,8 @@ void BM_Dop853RunRegistry(benchmark::State& state) {
 
 // Step sizes in units of 1e-3: 100 (h = 0.1, the paper's) and 1 (h = 0.001).
 BENCHMARK(BM_LobattoIIIC)->Arg(100)->Arg(1);
-// Output intervals in units of 1e-3: 100 (every 0.1, as `lievi run` with dt = 0.1) and 30000 (one call).
-BENCHMARK(BM_Dop853Run)->Arg(100)->Arg(30000)->Unit(benchmark::kMicrosecond);
+// Output intervals in units of 1e-3: 10 (every 0.01), 100 (every 0.1, as `lievi run` with dt = 0.1) and 30000
+// (one call).
+BENCHMARK_CAPTURE(BM_Dop853Run, dense, true)->Arg(10)->Arg(100)->Arg(30000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Dop853Run, landing, false)->Arg(10)->Arg(100)->Arg(30000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Dop853RunRegistry)->Arg(100)->Unit(benchmark::kMicrosecond);

@@ -1,7 +1,8 @@
 // DOP853 (lievi/integrators/ode/dop853.hpp): the coefficient table's order conditions, the measured order 8 of
 // the fixed-step formula, the adaptive error against the long-double Taylor reference on Scenario A for
 // rtol = atol in {1e-8, 1e-10, 1e-12}, agreement with SciPy's DOP853 (an independent implementation), the
-// attitude's orthogonality, output-interval stepping and failure reporting.
+// attitude's orthogonality, output-interval stepping (dense output and the landing mode), the 7th-order dense
+// output (against SciPy's dense output and the Taylor reference), and failure reporting.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,8 +41,12 @@ struct AdaptiveRun {
 };
 
 /// Adaptive DOP853 on `s` with rtol = atol = tol, output every H up to t_end, compared with ref at t = 1, 2, ....
-AdaptiveRun run_adaptive(const test::RigidBodyScenario& s, double tol, double H, const std::vector<Vec3>& ref) {
-  Dop853 dop(s.body, integrators::Dop853Options{tol, tol});
+/// Dense output (the default) unless `dense` is false (landing on every output time).
+AdaptiveRun run_adaptive(const test::RigidBodyScenario& s, double tol, double H, const std::vector<Vec3>& ref,
+                         bool dense = true) {
+  integrators::Dop853Options o{tol, tol};
+  o.dense_output = dense;
+  Dop853 dop(s.body, o);
   models::RigidBodyState x;
   x.M = s.M0;
   dop.start(x, H);
@@ -136,12 +141,14 @@ TEST(Dop853, AdaptiveErrorBelowToleranceOnScenarioA) {
     const AdaptiveRun run = run_adaptive(s, tol, 1.0, ref);
     std::printf("DOP853 tol = %.0e: max error %.3e (%.2f tol), |R^T R - I| %.3e, steps %ld accepted, %ld rejected\n",
                 tol, run.err, run.err / tol, run.orth, run.accepted, run.rejected);
-    // The momentum error is below tol itself (measured 0.03-0.04 tol: the error norm also controls R, whose entries
-    // are ~1, and the flow contracts towards the equilibrium); a wrong error estimate or controller breaks it.
+    // The momentum error is below tol itself (measured 0.07-0.13 tol with the dense output, 0.03-0.04 tol landing on
+    // the output times: the error norm also controls R, whose entries are ~1, and the flow contracts towards the
+    // equilibrium); a wrong error estimate or controller breaks it.
     EXPECT_LT(run.err, tol);
-    // R is part of the controlled state: its orthogonality defect is a global error of size ~tol (measured
-    // 0.6-1.4 tol); 5 tol allows for the accumulation over 30 time units.
-    EXPECT_LT(run.orth, 5.0 * tol);
+    // R is part of the controlled state, returned as interpolated (no re-orthonormalisation): its orthogonality
+    // defect is the dense output's error in R (measured 9-17 tol; at step ends, the landing mode, 0.6-1.4 tol);
+    // 40 tol allows for the accumulation over 30 time units. A wrong attitude coefficient gives O(h^4) >> 40 tol.
+    EXPECT_LT(run.orth, 40.0 * tol);
     // Error decreases with the tolerance (by at least 10x per 100x in tol: the 1/8 power of the controller
     // makes it close to proportional).
     EXPECT_LT(run.err, prev / 10.0);
@@ -163,8 +170,8 @@ TEST(Dop853, AttitudeMatchesRK4) {
   const double dR = (x.R - y.R).cwiseAbs().maxCoeff();
   std::printf("DOP853 tol = 1e-12 vs RK4 h = 1/320: |R - R_rk4| = %.3e, |M - M_rk4| = %.3e\n", dR,
               (x.M - y.M).cwiseAbs().maxCoeff());
-  // Measured 3.3e-12 (RK4's own error at this step); 3e-11 leaves a 10x margin, while a wrong attitude equation
-  // or packing of R gives O(1).
+  // Measured 6.3e-12 with R(30) interpolated (3.3e-12, RK4's own error, when landing on t = 30); 3e-11 leaves a
+  // 5x margin, while a wrong attitude equation or packing of R gives O(1).
   EXPECT_LT(dR, 3e-11);
 }
 
@@ -195,21 +202,212 @@ TEST(Dop853, RejectsAndRecoversFromTooLargeCarriedStep) {
   EXPECT_LT((x.M - ref).cwiseAbs().maxCoeff(), tol);
 }
 
-// Output-interval stepping: output every 0.1 (the paper's dt) gives the same accuracy as output every 1, and every
-// call lands exactly on its end time (no drift of the output grid: the last output equals the t = 30 reference).
-TEST(Dop853, OutputIntervalsDoNotChangeAccuracy) {
+// Landing mode (dense_output = false, the former behaviour): output every 0.1 (the paper's dt) gives the same
+// accuracy as output every 1, and every call lands exactly on its end time (no drift of the output grid: the last
+// output equals the t = 30 reference).
+TEST(Dop853, LandingModeOutputIntervalsDoNotChangeAccuracy) {
   const auto s = test::scenario_A();
   const auto ref = reference::taylor_dense(s.body, s.M0, unit_times(s.t_end));
   const double tol = 1e-10;
-  const AdaptiveRun coarse = run_adaptive(s, tol, 1.0, ref);
-  const AdaptiveRun fine = run_adaptive(s, tol, 0.1, ref);
-  std::printf("DOP853 tol = 1e-10: error %.3e (output every 1), %.3e (every 0.1); steps %ld vs %ld\n", coarse.err,
-              fine.err, coarse.accepted, fine.accepted);
+  const AdaptiveRun coarse = run_adaptive(s, tol, 1.0, ref, false);
+  const AdaptiveRun fine = run_adaptive(s, tol, 0.1, ref, false);
+  std::printf("DOP853 landing, tol = 1e-10: error %.3e (output every 1), %.3e (every 0.1); steps %ld vs %ld\n",
+              coarse.err, fine.err, coarse.accepted, fine.accepted);
   // Landing on 300 output times only shortens steps: the error stays below tol (as above).
   EXPECT_LT(fine.err, tol);
   // Each call needs at least one step; the carried step size means not many more than one per call.
   EXPECT_GE(fine.accepted, 300);
   EXPECT_LT(fine.accepted, 2 * 300 + coarse.accepted);
+}
+
+/// Dense-output DOP853 on `s` (rtol = atol = tol), n_out calls of step(x, H): the max error of M against the
+/// Taylor reference over all n_out output times k H, and the step counts.
+struct DenseRun {
+  double err = INFINITY, orth = INFINITY;
+  long accepted = 0, rejected = 0, evaluations = 0;
+  models::RigidBodyState last;
+  std::vector<Mat3> R;  ///< R at the output times
+};
+DenseRun run_dense(const test::RigidBodyScenario& s, const integrators::Dop853Options& o, double H, long n_out,
+                   bool compare = true) {
+  std::vector<double> t;
+  for (long k = 1; k <= n_out; ++k) t.push_back(static_cast<double>(k) * H);
+  const auto ref = compare ? reference::taylor_dense(s.body, s.M0, t) : std::vector<Vec3>{};
+  Dop853 dop(s.body, o);
+  models::RigidBodyState x;
+  x.M = s.M0;
+  dop.start(x, H);
+  DenseRun run;
+  run.err = run.orth = 0.0;
+  for (long k = 0; k < n_out; ++k) {
+    if (!dop.step(x, H).converged) {
+      run.err = INFINITY;
+      return run;
+    }
+    if (compare) run.err = std::max(run.err, (x.M - ref[static_cast<std::size_t>(k)]).cwiseAbs().maxCoeff());
+    run.orth = std::max(run.orth, (x.R.transpose() * x.R - Mat3::Identity()).cwiseAbs().maxCoeff());
+    run.R.push_back(x.R);
+  }
+  run.accepted = dop.accepted_steps();
+  run.rejected = dop.rejected_steps();
+  run.evaluations = dop.evaluations();
+  run.last = x;
+  return run;
+}
+
+// Dense output (the default): the interpolated M at every output time is below the tolerance against the Taylor
+// reference, for rtol = atol = 1e-8 and 1e-10, with output every 0.1 (300 outputs) and every 0.0371 (808 outputs,
+// off any grid of the natural steps, so almost every output is interpolated inside a step).
+TEST(Dop853, DenseOutputErrorBelowToleranceAtEveryOutput) {
+  const auto s = test::scenario_A();
+  for (double tol : {1e-8, 1e-10}) {
+    for (double H : {0.1, 0.0371}) {
+      const long n_out = static_cast<long>(s.t_end / H);
+      const DenseRun run = run_dense(s, integrators::Dop853Options{tol, tol}, H, n_out);
+      // R reference (the Taylor reference has M only): the landing mode at 1e-4 tol, each output a step end.
+      integrators::Dop853Options fine{1e-4 * tol, 1e-4 * tol};
+      fine.dense_output = false;
+      const DenseRun ref = run_dense(s, fine, H, n_out, false);
+      double errR = 0.0;
+      for (std::size_t i = 0; i < run.R.size(); ++i)
+        errR = std::max(errR, (run.R[i] - ref.R[i]).cwiseAbs().maxCoeff());
+      std::printf("DOP853 dense, tol = %.0e, output every %g (%ld outputs): max error of M %.3e (%.3f tol), of R "
+                  "%.3e (%.2f tol), |R^T R - I| %.3e (%.2f tol), %ld accepted, %ld rejected steps\n",
+                  tol, H, n_out, run.err, run.err / tol, errR, errR / tol, run.orth, run.orth / tol, run.accepted,
+                  run.rejected);
+      // The 7th-order interpolant's error is of the size of the step's local error (Hairer et al. II.6), so the
+      // interpolated values meet the tolerance like the step ends do (AdaptiveErrorBelowToleranceOnScenarioA); a
+      // wrong dense-output coefficient gives errors of O(h^4) ~ 1e-4 at these steps.
+      EXPECT_LT(run.err, tol) << "tol " << tol << ", H " << H;
+      // R is interpolated like M but not re-orthonormalised (as the landing mode returns it as integrated): its
+      // error against the landing mode at 1e-4 tol is measured 6.8-8.5 tol, its orthogonality defect 16-18 tol
+      // (the interpolant's error constant for the rotating attitude is larger than for M): bounds 20 and 40 tol.
+      EXPECT_LT(errR, 20.0 * tol) << "tol " << tol << ", H " << H;
+      EXPECT_LT(run.orth, 40.0 * tol) << "tol " << tol << ", H " << H;
+      // Natural steps: far fewer than outputs (they are not shortened to land on the output times).
+      EXPECT_LT(run.accepted + run.rejected, n_out / 2) << "tol " << tol << ", H " << H;
+    }
+  }
+}
+
+// The number of natural steps does not depend on the output cadence: output every 0.01, 0.1, 1 and once at 30 take
+// the same accepted and rejected steps (the step sequence is the controller's alone); only the dense-output stages
+// (3 per step that contains an output time) differ in the evaluation count. With t_end = 30 set, the final state
+// comes from a step landing on t = 30 and is bitwise the same for every cadence, and below the tolerance.
+TEST(Dop853, NaturalStepCountIndependentOfOutputCadence) {
+  const auto s = test::scenario_A();
+  const double tol = 1e-10;
+  const Vec3 ref30 = reference::taylor_reference(s.body, s.M0, s.t_end);
+  struct Cadence {
+    double H;
+    long n;
+  };
+  const std::vector<Cadence> cadences = {{0.01, 3000}, {0.1, 300}, {1.0, 30}, {30.0, 1}};
+  for (bool bounded : {false, true}) {
+    integrators::Dop853Options o{tol, tol};
+    if (bounded) o.t_end = s.t_end;
+    std::vector<DenseRun> runs;
+    for (const Cadence& c : cadences) {
+      runs.push_back(run_dense(s, o, c.H, c.n, false));
+      std::printf("DOP853 dense, tol = 1e-10, t_end %s, output every %g: %ld accepted, %ld rejected, %ld f evals, "
+                  "error at t = 30 %.3e\n",
+                  bounded ? "set" : "unset", c.H, runs.back().accepted, runs.back().rejected,
+                  runs.back().evaluations, (runs.back().last.M - ref30).cwiseAbs().maxCoeff());
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      EXPECT_EQ(runs[i].accepted, runs[0].accepted) << "H = " << cadences[i].H;
+      EXPECT_EQ(runs[i].rejected, runs[0].rejected) << "H = " << cadences[i].H;
+      EXPECT_LT((runs[i].last.M - ref30).cwiseAbs().maxCoeff(), tol) << "H = " << cadences[i].H;
+      if (bounded) {
+        // The same landing step gives the final state; no interpolation at t_end.
+        EXPECT_EQ(runs[i].last.M, runs[0].last.M) << "H = " << cadences[i].H;
+        EXPECT_EQ(runs[i].last.R, runs[0].last.R) << "H = " << cadences[i].H;
+      }
+    }
+    // One output at 30 needs no dense-output stages with t_end set (the last step lands on it): 12 per accepted
+    // and rejected step, plus FSAL/hinit; output every 0.01 adds 3 per accepted step.
+    if (bounded) {
+      EXPECT_EQ(runs[0].evaluations - runs.back().evaluations, 3 * runs[0].accepted)
+          << "every accepted step contains an output time at H = 0.01";
+    }
+  }
+}
+
+// The continuous extension against SciPy's DOP853 dense output (scipy.integrate.solve_ivp, dense_output=True; an
+// independent transcription of dop853.f's dense output): one step of h = 0.3 from M0 of Scenario A, evaluated at
+// theta in (0, 1]. The M equations do not involve R, so both codes compute the same stages and polynomial: they
+// agree to round-off.
+TEST(Dop853, DenseInterpolantMatchesScipy) {
+  const char* python = "/usr/bin/python3";
+  if (!std::filesystem::exists(python)) GTEST_SKIP() << "/usr/bin/python3 not found";
+  const auto s = test::scenario_A();
+  const double h = 0.3;
+  const std::vector<double> thetas = {0.1, 0.25, 0.5, 0.75, 0.9, 1.0};
+  std::ostringstream cmd;
+  cmd.precision(17);
+  cmd << python << " " << LIEVI_TEST_DIR << "/scipy_dop853_dense.py";
+  for (int i = 0; i < 3; ++i) cmd << " " << s.body.I(i, i);
+  cmd << " " << 0.5;
+  for (int i = 0; i < 3; ++i) cmd << " " << s.M0(i);
+  cmd << " " << h;
+  for (double th : thetas) cmd << " " << th;
+  FILE* pipe = popen(cmd.str().c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+  const int status = pclose(pipe);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 77) GTEST_SKIP() << "SciPy not available";
+  ASSERT_EQ(status, 0) << cmd.str();
+  std::istringstream in(out);
+  double max_diff = 0.0;
+  for (double th : thetas) {
+    double t_read, m1, m2, m3;
+    ASSERT_TRUE(in >> t_read >> m1 >> m2 >> m3) << out;
+    EXPECT_DOUBLE_EQ(t_read, th);
+    models::RigidBodyState x;
+    x.M = s.M0;
+    ASSERT_TRUE(Dop853::fixed_step_dense(s.body, x, h, th).converged);
+    max_diff = std::max(max_diff, (x.M - Vec3(m1, m2, m3)).cwiseAbs().maxCoeff());
+  }
+  std::printf("DOP853 dense output, one step h = 0.3: max |M_lievi - M_scipy| over theta = %.3e\n", max_diff);
+  // Same formula in a different summation order: a few ulps of |M| ~ 0.5 (1e-16 each). A wrong digit in any
+  // dense-output coefficient (weights of size up to 5e2) shows far above 1e-14.
+  EXPECT_LT(max_diff, 1e-14);
+}
+
+// The continuous extension has order 7: its error at theta = 0.5 of one step from M0 (the local error of the
+// interpolant, O(h^8)) against the Taylor reference falls by 2^8 per halving of h; the end point theta = 1 is the
+// 8th-order step itself (O(h^9)).
+TEST(Dop853, DenseInterpolantOrderSeven) {
+  const auto s = test::scenario_A();
+  const std::vector<double> h = {0.8, 0.4, 0.2};
+  std::vector<double> e;
+  for (double hh : h) {
+    double err = 0.0;
+    for (double th : {0.3, 0.5, 0.7}) {
+      models::RigidBodyState x;
+      x.M = s.M0;
+      ASSERT_TRUE(Dop853::fixed_step_dense(s.body, x, hh, th).converged);
+      err = std::max(err, (x.M - reference::taylor_reference(s.body, s.M0, th * hh)).cwiseAbs().maxCoeff());
+    }
+    e.push_back(err);
+  }
+  std::printf("DOP853 dense output, one step, max over theta in {0.3, 0.5, 0.7}:\n%s",
+              test::order_table(h, e).c_str());
+  // Local error exponent 8 (order 7): pairwise slopes in [7.3, 8.7]; 7 (a 6th-order interpolant) or 9 fall
+  // outside. The smallest error stays above the ~1e-16 round-off floor.
+  for (double p : test::pairwise_orders(h, e)) {
+    EXPECT_GT(p, 7.3) << test::order_table(h, e);
+    EXPECT_LT(p, 8.7) << test::order_table(h, e);
+  }
+  EXPECT_GT(e.back(), 1e-15) << test::order_table(h, e);
+  // theta = 1 is the step: bitwise equal to fixed_step (F0 = y_{n+1} - y_n added back to y_n may round: 1 ulp).
+  models::RigidBodyState x, y;
+  x.M = y.M = s.M0;
+  ASSERT_TRUE(Dop853::fixed_step_dense(s.body, x, 0.4, 1.0).converged);
+  ASSERT_TRUE(Dop853::fixed_step(s.body, y, 0.4).converged);
+  EXPECT_LT((x.M - y.M).cwiseAbs().maxCoeff(), 1e-16);
 }
 
 // SciPy's DOP853 (scipy.integrate.solve_ivp, an independent implementation of the same pair) with
@@ -250,8 +448,8 @@ TEST(Dop853, AgreesWithScipyDop853OnScenarioA) {
   std::printf("DOP853 tol = 1e-12: lievi vs SciPy %.3e; errors vs Taylor: lievi %.3e, SciPy %.3e\n", max_diff,
               run.err, scipy_err);
   // ~1e-10 requested by the issue. Measured 7e-12, which is SciPy's own error against the Taylor reference (its
-  // error norm covers M only, and t_eval goes through its 7th-order dense output; lievi's norm also covers R, and it
-  // lands on each output time): 1e-10 leaves a 14x margin, while a wrong coefficient gives >> 1e-10.
+  // error norm covers M only; both evaluate the outputs by the 7th-order dense output; lievi's norm also covers R):
+  // 1e-10 leaves a 14x margin, while a wrong coefficient gives >> 1e-10.
   EXPECT_LT(max_diff, 1e-10);
   // lievi's error is below its tolerance (as in AdaptiveErrorBelowToleranceOnScenarioA).
   EXPECT_LT(run.err, 1e-12);
