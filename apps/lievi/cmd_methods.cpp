@@ -23,6 +23,14 @@ int methods_command() {
   std::string r;
   for (const auto& x : integrators::rigid_body_retractions()) r += (r.empty() ? "" : ", ") + x;
   std::printf("\nretractions (integrator.retraction, DDB family): %s\n", r.c_str());
+  // Field models (model.type = "wave"): the space-time staggered stochastic variational integrators.
+  std::printf("\nfield methods (model.type = \"wave\"; integrator.variant = exact | approx coincide on G = R):\n");
+  std::printf("%-16s %5d  %-8s  %-9s  %-10s  %s\n", "type-i", 2, "no", "-", "yes",
+              "stochastic kinematics (discrete stochastic Hamilton principle): staggered leapfrog / 1-D Yee, noise "
+              "through the group increment (Stratonovich)");
+  std::printf("%-16s %5d  %-8s  %-9s  %-10s  %s\n", "type-ii", 2, "no", "-", "yes",
+              "stochastic potential Phi = <mu, Theta> (discrete Hamilton-Pontryagin): the general-potential code "
+              "path; the same scheme as type-i");
   return static_cast<int>(ExitCode::ok);
 }
 
