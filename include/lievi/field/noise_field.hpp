@@ -76,7 +76,7 @@ class NoiseField {
         return;
       case NoiseMode::independent: {
         const std::ptrdiff_t chunk = 4096, n_chunks = (n_nodes_ + chunk - 1) / chunk;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n_chunks > 1)
         for (std::ptrdiff_t c = 0; c < n_chunks; ++c) {
           const std::ptrdiff_t b = c * chunk, e = std::min(n_nodes_, b + chunk);
           inc_.increments(n, static_cast<std::uint32_t>(b), static_cast<std::size_t>(e - b), dW_.data() + b);

@@ -44,6 +44,34 @@
 namespace lievi::field {
 
 enum class Variant { exact, approx };
+
+/// Run body(i) for i in [begin, end): as an OpenMP parallel loop when the range is long enough to pay for a
+/// parallel region, else serially (an `if` clause would still enter the OpenMP runtime every sweep, which
+/// dominates for small grids). Each i is computed the same way either way, so results do not depend on it.
+template <class Body>
+inline void parallel_range(std::ptrdiff_t begin, std::ptrdiff_t end, std::ptrdiff_t min_parallel, Body&& body) {
+  if (end - begin >= min_parallel) {
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = begin; i < end; ++i) body(i);
+  } else {
+    for (std::ptrdiff_t i = begin; i < end; ++i) body(i);
+  }
+}
+
+/// As parallel_range for a body returning a flag; returns whether any call returned true (an OR reduction,
+/// fused into the loop so that it costs no extra pass over memory).
+template <class Body>
+[[nodiscard]] inline bool parallel_any(std::ptrdiff_t begin, std::ptrdiff_t end, std::ptrdiff_t min_parallel,
+                                       Body&& body) {
+  int any = 0;
+  if (end - begin >= min_parallel) {
+#pragma omp parallel for schedule(static) reduction(| : any)
+    for (std::ptrdiff_t i = begin; i < end; ++i) any |= static_cast<int>(body(i));
+  } else {
+    for (std::ptrdiff_t i = begin; i < end; ++i) any |= static_cast<int>(body(i));
+  }
+  return any != 0;
+}
 enum class Start { half, full };
 
 /// Type-I noise (stochastic kinematics): theta_j from the NoiseField. The default.
@@ -238,9 +266,7 @@ class StaggeredStepper {
       const Algebra theta_common = mode == NoiseMode::common ? noise_.theta(1) : Model::zero();
       const double* dW = noise_.raw().data();
       const Algebra amp = noise_.amplitude();
-      int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad) if (n > 8 * kBlock)
-      for (std::ptrdiff_t j = 1; j < n - 1; ++j) {
+      auto interior = [&](std::ptrdiff_t j) {
         const Algebra M = model_.momentum(z[j]) + iw[j] * dt * (model_.stress(y[j]) - model_.stress(y[j - 1]));
         const Algebra zj = model_.velocity(M);
         Algebra th;
@@ -252,8 +278,9 @@ class StaggeredStepper {
         z[j] = zj;
         A[j] = a;
         g[j] = Model::advance(g[j], a);
-        bad |= !finite(g[j]) | !finite(zj);
-      }
+        return !finite(g[j]) | !finite(zj);
+      };
+      int bad = parallel_any(1, n - 1, 8 * kBlock, interior) ? 1 : 0;
       for (std::ptrdiff_t j : {std::ptrdiff_t{0}, n - 1}) {
         const NodeIndex J{j};
         if (grid_.clamped(J)) {
@@ -331,11 +358,10 @@ class StaggeredStepper {
     const double inv_ds = 1.0 / grid_.ds();
     const Algebra* A = A_.data();
     Algebra* y = gamma_.data();
-#pragma omp parallel for schedule(static) if (m > 8 * kBlock)
-    for (std::ptrdiff_t e = 0; e < m; ++e) {
+    parallel_range(0, m, 8 * kBlock, [&](std::ptrdiff_t e) {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
       y[e] = Algebra(y[e] + inv_ds * (A[b] - A[e]));
-    }
+    });
   }
 
   void strains_from_configurations() {
@@ -343,11 +369,10 @@ class StaggeredStepper {
     const double inv_ds = 1.0 / grid_.ds();
     const Config* g = g_.data();
     Algebra* y = gamma_.data();
-#pragma omp parallel for schedule(static) if (m > 8 * kBlock)
-    for (std::ptrdiff_t e = 0; e < m; ++e) {
+    parallel_range(0, m, 8 * kBlock, [&](std::ptrdiff_t e) {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
       y[e] = Algebra(inv_ds * Model::relative(g[e], g[b]));
-    }
+    });
   }
 
   [[nodiscard]] static bool finite(const Algebra& x) {
@@ -373,13 +398,12 @@ class StaggeredStepper {
   template <class F>
   double fixed_order_sum(std::ptrdiff_t count, F&& f) {
     const std::ptrdiff_t nb = (count + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) if (nb > 8)
-    for (std::ptrdiff_t b = 0; b < nb; ++b) {
+    parallel_range(0, nb, 8, [&](std::ptrdiff_t b) {
       double s = 0.0;
       const std::ptrdiff_t e = std::min(count, (b + 1) * kBlock);
       for (std::ptrdiff_t i = b * kBlock; i < e; ++i) s += f(i);
       partial_[static_cast<std::size_t>(b)] = s;
-    }
+    });
     double s = 0.0;
     for (std::ptrdiff_t b = 0; b < nb; ++b) s += partial_[static_cast<std::size_t>(b)];
     return s;
