@@ -31,14 +31,16 @@ struct SegmentIndex {
 
 class Grid {
  public:
-  /// Throws std::invalid_argument for J < 2 (J < 1 periodic), length <= 0, periodic on one end only, or a
+  /// Throws std::invalid_argument for J < 2 (J = 1 is allowed for a free cell layout: one node), length <= 0, periodic on one end only, or a
   /// clamped end in the cell layout.
   Grid(Layout layout, std::ptrdiff_t J, double length, End left, End right)
       : layout_(layout), J_(J), length_(length), left_(left), right_(right) {
     if (!(length > 0.0)) throw std::invalid_argument("field::Grid: length must be > 0");
     if ((left == End::periodic) != (right == End::periodic))
       throw std::invalid_argument("field::Grid: periodic must be given for both ends");
-    if (J < 2) throw std::invalid_argument("field::Grid: J must be >= 2");
+    // cell layout with J = 1 is a single node without segments: a free rigid body (on SE(3) for beams).
+    if (J < (layout == Layout::cell && left != End::periodic ? 1 : 2))
+      throw std::invalid_argument("field::Grid: J must be >= 2 (>= 1 for a single cell)");
     if (layout == Layout::cell && (left == End::clamped || right == End::clamped))
       throw std::invalid_argument("field::Grid: clamped ends need the vertex layout");
     ds_ = length / static_cast<double>(J);

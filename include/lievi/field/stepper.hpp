@@ -40,6 +40,8 @@
 #include "lievi/field/grid.hpp"
 #include "lievi/field/noise_field.hpp"
 #include "lievi/field/staggered.hpp"
+#include "lievi/lie/retraction/cayley.hpp"
+#include "lievi/lie/se3.hpp"
 
 namespace lievi::field {
 
@@ -119,7 +121,8 @@ struct LevelEnergy {
 
 template <class Model, class Noise = TypeI>
 class StaggeredStepper {
-  static_assert(Model::is_abelian, "the non-abelian local solve (SE(3)) arrives with the beam model");
+  static_assert(Model::is_abelian || !Noise::is_type_ii,
+                "general Type-II potentials on non-abelian groups arrive with the stochastic beam");
 
  public:
   using Algebra = typename Model::Algebra;
@@ -129,8 +132,10 @@ class StaggeredStepper {
     Variant variant = Variant::exact;
     Start start = Start::half;
     double dt = 0.0;
-    double newton_tol = 1e-14;  ///< Type-II: |F| <= tol max(|M|, 1)
+    double newton_tol = 1e-14;  ///< Type-II (abelian): |F| <= tol max(|M|, 1); non-abelian: see below
     int newton_maxit = 30;
+    /// Non-abelian local solve (§5.3 step 5): stop when |F|_inf <= lie_tol max(|M|_inf, model momentum scale).
+    double lie_tol = 1e-13;
   };
 
   StaggeredStepper(Model model, Grid grid, Options options, NoiseField<Algebra> noise = {}, Noise potential = {})
@@ -144,10 +149,16 @@ class StaggeredStepper {
             "independent noise)");
     }
     const std::ptrdiff_t n = grid_.n_nodes();
-    g_.assign(n, Model::zero());
+    if constexpr (Model::is_abelian) g_.assign(n, Model::zero());
+    else g_.assign(n, Config());
     zeta_.assign(n, Model::zero());
     A_.assign(n, Model::zero());
     gamma_.assign(grid_.n_segments(), Model::zero());
+    if constexpr (!Model::is_abelian) {
+      Mt_.assign(n, Model::zero());
+      fm_.assign(grid_.n_segments(), Model::zero());
+      fp_.assign(grid_.n_segments(), Model::zero());
+    }
     w_.resize(static_cast<std::size_t>(n));
     inv_w_.resize(static_cast<std::size_t>(n));
     for (std::ptrdiff_t j = 0; j < n; ++j) {
@@ -163,15 +174,28 @@ class StaggeredStepper {
       throw std::invalid_argument("field::StaggeredStepper::initialize: one value per node is needed");
     g_ = g0;
     n_ = 0;
-    strains_from_configurations();
-    const double half = opt_.start == Start::half ? 0.5 * opt_.dt : 0.0;
-    for (std::ptrdiff_t j = 0; j < grid_.n_nodes(); ++j) {
-      const NodeIndex J{j};
-      if (grid_.clamped(J)) {
-        zeta_[J] = Model::zero();
-        continue;
+    if constexpr (!Model::is_abelian) {
+      if (const StepReport r = strains_lie(); !r.ok) throw std::invalid_argument("initial configuration: " + r.message);
+      stresses_lie();
+      const double half = opt_.start == Start::half ? 0.5 * opt_.dt : 0.0;
+      for (std::ptrdiff_t j = 0; j < grid_.n_nodes(); ++j) {
+        const NodeIndex J{j};
+        zeta_[J] = grid_.clamped(J) ? Model::zero() : zeta0[J];
+        Mt_[J] = model_.momentum(j, zeta_[J]) -
+                 half * inv_w_[static_cast<std::size_t>(j)] *
+                     (lie_force(J) + model_.load(j, g_[J], 0.0, w_[static_cast<std::size_t>(j)]));
       }
-      zeta_[J] = zeta0[J] - model_.velocity(Algebra(half * inv_w_[static_cast<std::size_t>(j)] * force(J)));
+    } else {
+      strains_from_configurations();
+      const double half = opt_.start == Start::half ? 0.5 * opt_.dt : 0.0;
+      for (std::ptrdiff_t j = 0; j < grid_.n_nodes(); ++j) {
+        const NodeIndex J{j};
+        if (grid_.clamped(J)) {
+          zeta_[J] = Model::zero();
+          continue;
+        }
+        zeta_[J] = zeta0[J] - model_.velocity(j, Algebra(half * inv_w_[static_cast<std::size_t>(j)] * force(J)));
+      }
     }
   }
 
@@ -184,12 +208,22 @@ class StaggeredStepper {
       energy->potential = potential();
     }
     noise_.draw(static_cast<std::uint64_t>(n_));
-    StepReport r = node_sweep();
-    if (!r.ok) return r;
-    strain_sweep();
-    ++n_;
-    if (energy) energy->kinetic_after = kinetic();
-    return r;
+    if constexpr (!Model::is_abelian) {
+      stresses_lie();
+      StepReport r = nodes_lie();
+      if (!r.ok) return r;
+      if (const StepReport rs = strains_lie(); !rs.ok) return rs;
+      ++n_;
+      if (energy) energy->kinetic_after = kinetic();
+      return r;
+    } else {
+      StepReport r = node_sweep();
+      if (!r.ok) return r;
+      strain_sweep();
+      ++n_;
+      if (energy) energy->kinetic_after = kinetic();
+      return r;
+    }
   }
 
   /// Energies of the current level n without advancing: K^{n+1/2} from a trial node sweep (the noise of
@@ -202,8 +236,16 @@ class StaggeredStepper {
     const auto zeta = zeta_;
     const auto A = A_;
     noise_.draw(static_cast<std::uint64_t>(n_));
-    (void)node_sweep();
-    e.kinetic_after = kinetic();
+    if constexpr (!Model::is_abelian) {
+      const auto Mt = Mt_;
+      stresses_lie();
+      (void)nodes_lie();
+      e.kinetic_after = kinetic();
+      Mt_ = Mt;
+    } else {
+      (void)node_sweep();
+      e.kinetic_after = kinetic();
+    }
     g_ = g;
     zeta_ = zeta;
     A_ = A;
@@ -218,6 +260,13 @@ class StaggeredStepper {
   /// A_j^{n-1}: the group increments of the last step.
   [[nodiscard]] const HalfStepField<Algebra>& increments() const { return A_; }
   [[nodiscard]] const SegmentField<Algebra>& gamma() const { return gamma_; }
+  /// Non-abelian models: the transported pre-momentum M~_j^n = T^+_{A^{n-1}} mu^{n-1/2} (§4.1).
+  [[nodiscard]] const NodeField<Algebra>& pre_momentum() const { return Mt_; }
+  /// Mass weights w_j.
+  [[nodiscard]] double weight(std::ptrdiff_t j) const { return w_[static_cast<std::size_t>(j)]; }
+  /// Newton iterations: the largest and the total over the steps taken (non-abelian models).
+  [[nodiscard]] int newton_max() const { return newton_max_; }
+  [[nodiscard]] long long newton_total() const { return newton_total_; }
   [[nodiscard]] const Grid& grid() const { return grid_; }
   [[nodiscard]] const Model& model() const { return model_; }
   [[nodiscard]] const Options& options() const { return opt_; }
@@ -227,14 +276,14 @@ class StaggeredStepper {
   [[nodiscard]] double kinetic() {
     const Algebra* z = zeta_.data();
     return fixed_order_sum(grid_.n_nodes(), [&](std::ptrdiff_t j) {
-      return w_[static_cast<std::size_t>(j)] * model_.kinetic_density(z[j]);
+      return w_[static_cast<std::size_t>(j)] * model_.kinetic_density(j, z[j]);
     });
   }
   /// V^n = sum_segments ds ½ <gamma - E, P (gamma - E)> (ghost segments carry none).
   [[nodiscard]] double potential() {
     const Algebra* y = gamma_.data();
     const double ds = grid_.ds();
-    return fixed_order_sum(grid_.n_segments(), [&](std::ptrdiff_t e) { return ds * model_.potential_density(y[e]); });
+    return fixed_order_sum(grid_.n_segments(), [&](std::ptrdiff_t e) { return ds * model_.potential_density(e, y[e]); });
   }
 
   /// Nodes per block of the fixed-order sums and of the parallel loops' grain.
@@ -245,8 +294,8 @@ class StaggeredStepper {
   [[nodiscard]] Algebra force(NodeIndex j) const {
     const SegmentIndex l = grid_.left_segment(j), r = grid_.right_segment(j);
     Algebra f = Model::zero();
-    if (r.e >= 0) f += model_.stress(gamma_[r]);
-    if (l.e >= 0) f -= model_.stress(gamma_[l]);
+    if (r.e >= 0) f += model_.stress(r.e, gamma_[r]);
+    if (l.e >= 0) f -= model_.stress(l.e, gamma_[l]);
     return f;
   }
 
@@ -267,8 +316,8 @@ class StaggeredStepper {
       const double* dW = noise_.raw().data();
       const Algebra amp = noise_.amplitude();
       auto interior = [&](std::ptrdiff_t j) {
-        const Algebra M = model_.momentum(z[j]) + iw[j] * dt * (model_.stress(y[j]) - model_.stress(y[j - 1]));
-        const Algebra zj = model_.velocity(M);
+        const Algebra M = model_.momentum(j, z[j]) + iw[j] * dt * (model_.stress(j, y[j]) - model_.stress(j - 1, y[j - 1]));
+        const Algebra zj = model_.velocity(j, M);
         Algebra th;
         if (mode == NoiseMode::none) th = Model::zero();
         else if (mode == NoiseMode::common) th = theta_common;
@@ -282,14 +331,15 @@ class StaggeredStepper {
       };
       int bad = parallel_any(1, n - 1, 8 * kBlock, interior) ? 1 : 0;
       for (std::ptrdiff_t j : {std::ptrdiff_t{0}, n - 1}) {
+        if (j == n - 1 && n == 1) break;  // a single node is both ends
         const NodeIndex J{j};
         if (grid_.clamped(J)) {
           z[j] = Model::zero();
           A[j] = Model::zero();
           continue;
         }
-        const Algebra M = model_.momentum(z[j]) + iw[j] * dt * force(J);
-        const Algebra zj = model_.velocity(M);
+        const Algebra M = model_.momentum(j, z[j]) + iw[j] * dt * force(J);
+        const Algebra zj = model_.velocity(j, M);
         const Algebra a = Algebra(dt * zj + noise_.theta(j));
         z[j] = zj;
         A[j] = a;
@@ -309,9 +359,9 @@ class StaggeredStepper {
           A[j] = 0.0;
           continue;
         }
-        const double M = model_.momentum(z[j]) + iw[j] * dt * force(J);
-        const double dW = noise_.dW(j), K = model_.momentum(1.0);
-        double zj = model_.velocity(M), res = 0.0;
+        const double M = model_.momentum(j, z[j]) + iw[j] * dt * force(J);
+        const double dW = noise_.dW(j), K = model_.momentum(j, 1.0);
+        double zj = model_.velocity(j, M), res = 0.0;
         int it = 0;
         for (;; ++it) {
           const double mu = K * zj;
@@ -345,6 +395,140 @@ class StaggeredStepper {
       if (bad) return first_non_finite();
     }
     return report;
+  }
+
+  // ---- non-abelian groups (SE(3) beams), variant `exact` (§5.3) ----------------------------------------
+
+  /// Sweep 1: Pi = P(gamma - E); f^- = T^-_B Pi (to the first node), f^+ = T^+_B Pi (to the second), B = ds gamma.
+  void stresses_lie() {
+    const double ds = grid_.ds();
+    const Algebra* y = gamma_.data();
+    Algebra* fm = fm_.data();
+    Algebra* fp = fp_.data();
+    parallel_range(0, grid_.n_segments(), kBlock / 4, [&](std::ptrdiff_t e) {
+      const Algebra Pi = model_.stress(e, y[e]);
+      const Algebra B = ds * y[e];
+      fm[e] = Model::post(B, Pi);
+      fp[e] = Model::pre(B, Pi);
+    });
+  }
+  /// Internal force of node j: f^-_{j+1/2} - f^+_{j-1/2} (a missing segment contributes nothing).
+  [[nodiscard]] Algebra lie_force(NodeIndex j) const {
+    const SegmentIndex l = grid_.left_segment(j), r = grid_.right_segment(j);
+    Algebra f = Model::zero();
+    if (r.e >= 0) f += fm_[r];
+    if (l.e >= 0) f -= fp_[l];
+    return f;
+  }
+  /// Sweep 2: momentum, local Newton solve, reconstruction, per node (independent across nodes).
+  StepReport nodes_lie() {
+    const std::ptrdiff_t n = grid_.n_nodes();
+    const double dt = opt_.dt, t = static_cast<double>(n_) * dt;
+    Config* g = g_.data();
+    Algebra* z = zeta_.data();
+    Algebra* A = A_.data();
+    Algebra* Mt = Mt_.data();
+    const bool loads = model_.has_loads();
+    // per-node outcome: iterations (>= 0) or -1 - iterations on failure; residual of a failure
+    std::vector<int>& its = its_;
+    its.assign(static_cast<std::size_t>(n), 0);
+    res_.assign(static_cast<std::size_t>(n), 0.0);
+    parallel_range(0, n, 64, [&](std::ptrdiff_t j) {
+      const NodeIndex J{j};
+      if (grid_.clamped(J)) {
+        z[j] = Model::zero();
+        A[j] = Model::zero();
+        return;
+      }
+      const double w = w_[static_cast<std::size_t>(j)];
+      Algebra M = Mt[j] + (dt / w) * lie_force(J);
+      if (loads) M += (dt / w) * model_.load(j, g[j], t, w);
+      const Algebra theta = noise_.theta(j);
+      Algebra zeta = z[j];
+      const double scale = opt_.lie_tol * std::max(M.cwiseAbs().maxCoeff(), model_.momentum_scale);
+      int it = 0;
+      double res = 0.0;
+      bool ok = false;
+      for (; it <= opt_.newton_maxit; ++it) {
+        const Algebra a = dt * zeta + theta;
+        const Algebra mu = model_.momentum(j, zeta);
+        const Algebra F = Model::post(a, mu) - M;
+        res = F.cwiseAbs().maxCoeff();
+        if (!(res <= 1e300)) break;  // non-finite
+        if (res <= scale) {
+          ok = true;
+          break;
+        }
+        if (it == opt_.newton_maxit) break;
+        zeta -= model_.solve_jacobian(j, a, mu, dt).partialPivLu().solve(F);
+      }
+      if (!ok) {
+        its[static_cast<std::size_t>(j)] = -1 - it;
+        res_[static_cast<std::size_t>(j)] = res;
+        return;
+      }
+      its[static_cast<std::size_t>(j)] = it;
+      const Algebra a = dt * zeta + theta;
+      const Config h = Model::Ret::tau(a);
+      z[j] = zeta;
+      A[j] = a;
+      g[j] = g[j] * h;
+      // M~^{n+1} = Ad*_{tau(A)} M (the target of the solve, not T^+_A(K zeta)): equal up to the solver
+      // tolerance, but this way the momentum map telescopes exactly whatever the Newton residual (§4.1, §7.2).
+      Mt[j] = Model::transport(h, M);
+    });
+    StepReport r;
+    for (std::ptrdiff_t j = 0; j < n; ++j) {
+      const int it = its[static_cast<std::size_t>(j)];
+      if (it < 0) {
+        r.ok = false;
+        r.node = j;
+        r.residual = res_[static_cast<std::size_t>(j)];
+        r.iterations = -1 - it;
+        r.message = std::isfinite(r.residual)
+                        ? "the local Newton solve did not converge in " + std::to_string(opt_.newton_maxit) +
+                              " iterations"
+                        : "non-finite momentum or velocity in the local solve";
+        return r;
+      }
+      r.iterations = std::max(r.iterations, it);
+      newton_total_ += it;
+    }
+    newton_max_ = std::max(newton_max_, r.iterations);
+    return r;
+  }
+  /// Sweep 3 (`exact`): gamma = tau^{-1}(g_j^{-1} g_{j+1}) / ds; a relative rotation near pi (Cayley's
+  /// singularity, 1 + tr R_rel < 1e-8) is reported with its segment.
+  StepReport strains_lie() {
+    const std::ptrdiff_t m = grid_.n_segments(), n = grid_.n_nodes();
+    const double inv_ds = 1.0 / grid_.ds();
+    const Config* g = g_.data();
+    Algebra* y = gamma_.data();
+    const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) {
+      const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
+      if constexpr (std::is_same_v<typename Model::Ret, lie::Cayley<lie::SE3>>) {
+        if (!(Model::cayley_margin(g[e], g[b]) >= 1e-8)) return true;
+      }
+      y[e] = inv_ds * Model::relative(g[e], g[b]);
+      return !finite(y[e]);
+    });
+    StepReport r;
+    if (!bad) return r;
+    r.ok = false;
+    for (std::ptrdiff_t e = 0; e < m; ++e) {
+      const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
+      const double margin = Model::cayley_margin(g[e], g[b]);
+      if (!(margin >= 1e-8) || !finite(y[e])) {
+        r.node = e;
+        r.message = !(margin >= 1e-8) ? "segment " + std::to_string(e) + " (nodes " + std::to_string(e) + ", " +
+                                            std::to_string(b) +
+                                            "): relative rotation near pi, where the Cayley retraction is "
+                                            "singular (1 + tr R_rel = " + std::to_string(margin) + ")"
+                                      : "non-finite strain on segment " + std::to_string(e);
+        break;
+      }
+    }
+    return r;
   }
 
   /// Sweep 3: strains of level n+1.
@@ -419,6 +603,13 @@ class StaggeredStepper {
   HalfStepField<Algebra> zeta_, A_;
   SegmentField<Algebra> gamma_;
   std::vector<double> w_, inv_w_, partial_;
+  // non-abelian state and scratch
+  NodeField<Algebra> Mt_;
+  SegmentField<Algebra> fm_, fp_;
+  std::vector<int> its_;
+  std::vector<double> res_;
+  int newton_max_ = 0;
+  long long newton_total_ = 0;
 };
 
 }  // namespace lievi::field

@@ -10,6 +10,7 @@
 /// generic over the group and is used by tests.
 #include <Eigen/Core>
 #include <cmath>
+#include <cstddef>
 #include <type_traits>
 
 namespace lievi::models {
@@ -38,16 +39,21 @@ struct Wave {
     if constexpr (N == 1) return a * b;
     else return a.dot(b);
   }
-  /// mu = K zeta.
-  [[nodiscard]] Algebra momentum(const Algebra& zeta) const { return Algebra(rho * zeta); }
-  /// zeta = K^{-1} mu.
-  [[nodiscard]] Algebra velocity(const Algebra& mu) const { return Algebra(mu / rho); }
-  /// Pi = P (gamma - E), reference strain E = 0.
-  [[nodiscard]] Algebra stress(const Algebra& gamma) const { return Algebra(kappa * gamma); }
+  // The node / segment index of the field-model interface is unused: the wave is uniform.
+  /// mu = K zeta at node j.
+  [[nodiscard]] Algebra momentum(std::ptrdiff_t, const Algebra& zeta) const { return Algebra(rho * zeta); }
+  /// zeta = K^{-1} mu at node j.
+  [[nodiscard]] Algebra velocity(std::ptrdiff_t, const Algebra& mu) const { return Algebra(mu / rho); }
+  /// Pi = P (gamma - E) on segment e, reference strain E = 0.
+  [[nodiscard]] Algebra stress(std::ptrdiff_t, const Algebra& gamma) const { return Algebra(kappa * gamma); }
   /// Kinetic energy density ½ <zeta, K zeta>.
-  [[nodiscard]] double kinetic_density(const Algebra& zeta) const { return 0.5 * rho * dot(zeta, zeta); }
+  [[nodiscard]] double kinetic_density(std::ptrdiff_t, const Algebra& zeta) const {
+    return 0.5 * rho * dot(zeta, zeta);
+  }
   /// Potential energy density ½ <gamma - E, P (gamma - E)>.
-  [[nodiscard]] double potential_density(const Algebra& gamma) const { return 0.5 * kappa * dot(gamma, gamma); }
+  [[nodiscard]] double potential_density(std::ptrdiff_t, const Algebra& gamma) const {
+    return 0.5 * kappa * dot(gamma, gamma);
+  }
 
   // Group operations of R^N with tau = identity.
   /// g tau(A) = g + A.
