@@ -212,3 +212,31 @@ TEST(BeamInvariants, BitwiseIdenticalForOneAndTwoThreads) {
   omp_set_num_threads(omp_get_num_procs());
   EXPECT_TRUE(a == b);
 }
+
+TEST(BeamInvariants, StabilityBoundMatchesSpecAndSeparatesStableFromUnstable) {
+  // §5.4: Table 1 with J = 20 (vertex, ds = S/20): bound 2845 1/s, dt < 7.0e-4 (§8.2); flying spaghetti: 401.
+  const double S = 2 * std::numbers::pi / 3, ds = S / 20;
+  const Section s = table1();
+  EXPECT_NEAR(lievi::models::omega_max_bound(s.K(), s.P(), ds), 2845.0, 2.0);
+  Vec6 k, p;
+  k << 20, 10, 10, 1, 1, 1;
+  p << 500, 500, 500, 1e4, 1e4, 1e4;
+  EXPECT_NEAR(lievi::models::omega_max_bound(k.asDiagonal(), p.asDiagonal(), 10.0 / 20), 401.0, 1.0);
+  // the measured limit (2 / omega_max = 8.9e-4 for vertex J = 20) lies above the bound: a run at 0.95 of the
+  // bound is stable, one at 1.3 times the measured limit blows up within a few hundred steps
+  const double dt_ok = 0.95 * Beam<>::uniform(s, 21, 20).stable_dt(ds);
+  EXPECT_NEAR(dt_ok / 0.95, 7.03e-4, 0.01e-4);
+  auto stable = arc_beam(Layout::vertex, 20, dt_ok);
+  for (int n = 0; n < 3000; ++n) ASSERT_TRUE(stable.step().ok);
+  auto unstable = arc_beam(Layout::vertex, 20, 1.3 * 8.9e-4);
+  bool failed = false;
+  for (int n = 0; n < 3000 && !failed; ++n) {
+    const auto r = unstable.step();
+    if (!r.ok) {
+      failed = true;
+      EXPECT_GE(r.node, 0);
+      EXPECT_FALSE(r.message.empty());
+    }
+  }
+  EXPECT_TRUE(failed) << "beyond the stability limit the run must blow up and stop";
+}

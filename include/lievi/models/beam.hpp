@@ -15,6 +15,7 @@
 /// as the discrete Lagrange-d'Alembert force Delta t (F_j + w_j q_j).
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
@@ -61,6 +62,17 @@ struct Section {
   Vec6 e = Vec6::Zero();
   e[3] = 1.0;
   return e;
+}
+
+/// A-priori bound on the largest eigenfrequency of the linearised semi-discrete beam (beam-integrators.md §5.4):
+/// omega_max^2 <= 4 c_max^2 / ds^2 + omega_sh^2 with c_max^2 = max_i P_ii / K_ii (axial, shear, bending,
+/// torsion wave speeds) and omega_sh^2 = max(P_44 / K_11, P_55 / K_22) (shear-rotation coupling; indices 0-based,
+/// angular first). Uses the diagonals of K and P. The leapfrog-type scheme is stable for dt < 2 / omega_max.
+[[nodiscard]] inline double omega_max_bound(const Mat6& K, const Mat6& P, double ds) {
+  double c2 = 0.0;
+  for (int i = 0; i < 6; ++i) c2 = std::max(c2, P(i, i) / K(i, i));
+  const double sh2 = std::max(P(4, 4) / K(1, 1), P(5, 5) / K(2, 2));
+  return std::sqrt(4.0 * c2 / (ds * ds) + sh2);
 }
 
 /// Beam model over a retraction `R` (lie::Cayley<SE3> or lie::Exp<SE3>).
@@ -115,6 +127,14 @@ struct Beam {
     if (gravity.squaredNorm() > 0.0) f.tail<3>() = w * rhoA_node[idx(j)] * (g.rotation().transpose() * gravity);
     if (point_load) f += point_load(j, g, t);
     return f;
+  }
+  /// The largest stable dt of the a-priori bound over all nodes / segments: 2 / omega_max (§5.4). With
+  /// per-node K and per-segment P the bound pairs each segment with its two nodes.
+  [[nodiscard]] double stable_dt(double ds) const {
+    double w = 0.0;
+    for (std::size_t e = 0; e < P_seg.size(); ++e)
+      for (std::size_t j : {e, std::min(e + 1, K_node.size() - 1)}) w = std::max(w, omega_max_bound(K_node[j], P_seg[e], ds));
+    return w > 0.0 ? 2.0 / w : INFINITY;
   }
   [[nodiscard]] bool has_loads() const { return gravity.squaredNorm() > 0.0 || static_cast<bool>(point_load); }
 
