@@ -18,6 +18,11 @@ inline constexpr double small_angle_gamma = 1.0;
 /// Newton stopping rule of the small implicit solves: ||dx||_inf <= newton_step * (1 + ||x||_inf).
 inline constexpr double newton_step = 1e-14;
 
+/// Cayley's inverse cay^{-1}(R) = 2 (R - R^T)^vee / (1 + tr R) is singular at rotations by pi; below this
+/// margin 1 + tr R it is refused (beam-integrators.md §1.4): `Cayley<SO3>::tau_inv` returns NaN and the
+/// beam stepper names the segment.
+inline constexpr double cayley_margin = 1e-8;
+
 /// Maximum Newton iterations before a step reports non-convergence.
 inline constexpr int newton_max_iterations = 50;
 

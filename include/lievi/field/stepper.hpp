@@ -37,6 +37,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "lievi/core/tolerances.hpp"
 #include "lievi/field/grid.hpp"
 #include "lievi/field/noise_field.hpp"
 #include "lievi/field/staggered.hpp"
@@ -551,7 +552,7 @@ class StaggeredStepper {
     const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
       if constexpr (std::is_same_v<typename Model::Ret, lie::Cayley<lie::SE3>>) {
-        if (!(Model::cayley_margin(g[e], g[b]) >= 1e-8)) return true;
+        if (!(Model::cayley_margin(g[e], g[b]) >= tol::cayley_margin)) return true;
       }
       y[e] = inv_ds * Model::relative(g[e], g[b]);
       return !finite(y[e]);
@@ -562,9 +563,9 @@ class StaggeredStepper {
     for (std::ptrdiff_t e = 0; e < m; ++e) {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
       const double margin = Model::cayley_margin(g[e], g[b]);
-      if (!(margin >= 1e-8) || !finite(y[e])) {
+      if (!(margin >= tol::cayley_margin) || !finite(y[e])) {
         r.node = e;
-        r.message = !(margin >= 1e-8) ? "segment " + std::to_string(e) + " (nodes " + std::to_string(e) + ", " +
+        r.message = !(margin >= tol::cayley_margin) ? "segment " + std::to_string(e) + " (nodes " + std::to_string(e) + ", " +
                                             std::to_string(b) +
                                             "): relative rotation near pi, where the Cayley retraction is "
                                             "singular (1 + tr R_rel = " + std::to_string(margin) + ")"

@@ -169,7 +169,8 @@ struct Beam {
     }
     return Ret::dtau_inv_star(A) * K_node[idx(j)] + dt * D;
   }
-  /// 1 + tr of the relative rotation: the Cayley retraction is singular at rotations by pi (§1.4).
+  /// 1 + tr of the relative rotation: the Cayley retraction is singular at rotations by pi (§1.4); the
+  /// stepper refuses margins below tol::cayley_margin.
   [[nodiscard]] static double cayley_margin(const Config& g, const Config& h) {
     return 1.0 + (g.rotation().transpose() * h.rotation()).trace();
   }

@@ -5,6 +5,9 @@
 /// Definition of the right-trivialised tangent (rigid-body-ddb spec §2, seed 002 §4):
 ///   T_x tau(dx) = (dtau_x dx)^ tau(x).
 /// Duals (`*_star`) are transposes under the pairing <mu, xi> = mu · xi.
+#include <limits>
+
+#include "lievi/core/tolerances.hpp"
 #include "lievi/lie/concepts.hpp"
 #include "lievi/lie/rn.hpp"
 #include "lievi/lie/se3.hpp"
@@ -41,9 +44,13 @@ struct Cayley<SO3> {
     return SO3(Mat3::Identity() + c(x) * (X + 0.5 * X * X));
   }
   /// tau^{-1}(R) = 2 vee(R - R^T) / (1 + tr R)   (defined for tr R > -1, i.e. rotations by less than pi).
+  /// Near a rotation by pi (1 + tr R < tol::cayley_margin, or NaN) there is no usable inverse: the
+  /// result is NaN, which the integrators' non-finite checks report (numerical failure is returned, not thrown).
   static Vec3 tau_inv(const SO3& g) {
     const Mat3& R = g.matrix();
-    return 2.0 * vee(R - R.transpose()) / (1.0 + R.trace());
+    const double d = 1.0 + R.trace();
+    if (!(d >= tol::cayley_margin)) return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+    return 2.0 * vee(R - R.transpose()) / d;
   }
   /// dtau_x = c (I + ½ x^).
   static Mat3 dtau(const Vec3& x) { return c(x) * (Mat3::Identity() + 0.5 * hat(x)); }
