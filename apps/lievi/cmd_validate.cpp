@@ -27,8 +27,10 @@ int validate_command(const ValidateArgs& a) {
     if (const auto* s = std::get_if<io::RigidBodyScenario>(&any)) {
       (void)run::prepare_rigid_body(*s);  // the method's a-priori checks (e.g. the exp step-size bound)
       std::fputs(io::to_toml(*s).c_str(), stdout);
+    } else if (const auto* w = std::get_if<io::WaveScenario>(&any)) {
+      std::fputs(io::to_toml(*w).c_str(), stdout);
     } else {
-      std::fputs(io::to_toml(std::get<io::WaveScenario>(any)).c_str(), stdout);
+      std::fputs(io::to_toml(std::get<io::BeamScenario>(any)).c_str(), stdout);
     }
     return static_cast<int>(ExitCode::ok);
   } catch (const invalid_argument& e) {

@@ -37,6 +37,14 @@ const char* type_name(ValueType t) {
       return "an array of integers";
     case ValueType::number_array_array:
       return "an array of arrays of numbers";
+    case ValueType::vec6:
+      return "an array of 6 numbers";
+    case ValueType::mat6:
+      return "a 6x6 matrix (array of 6 arrays of 6 numbers)";
+    case ValueType::number_array:
+      return "an array of numbers";
+    case ValueType::integer_or_string:
+      return "an integer or a string";
   }
   return "?";
 }
@@ -254,11 +262,24 @@ bool convert(const std::string& text, ValueType type, RawValue& v) {
       v.d = d.value_or(0.0);
       return d.has_value();
     }
+    case ValueType::integer_or_string: {
+      const auto res = std::from_chars(text.data(), text.data() + text.size(), v.i);
+      if (res.ec == std::errc() && res.ptr == text.data() + text.size()) {
+        v.kind = RawValue::Kind::integer;
+      } else {
+        v.kind = RawValue::Kind::string;
+        v.s = unquote(text);
+      }
+      return true;
+    }
     case ValueType::vec3:
     case ValueType::mat3:
     case ValueType::vec3_or_mat3:
     case ValueType::integer_array:
-    case ValueType::number_array_array: {
+    case ValueType::number_array_array:
+    case ValueType::vec6:
+    case ValueType::mat6:
+    case ValueType::number_array: {
       std::size_t pos = 0;
       return parse_array(text, pos, v) && trim(text.substr(pos)).empty();
     }
@@ -266,10 +287,59 @@ bool convert(const std::string& text, ValueType type, RawValue& v) {
   return false;
 }
 
+/// "loads[2].wrench" -> "loads.wrench" (the schema key of an array-of-tables member); other keys unchanged.
+std::string strip_index(const std::string& key) {
+  const auto open = key.find('['), close = key.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return key;
+  return key.substr(0, open) + key.substr(close + 1);
+}
+
+bool is_array_section(const Schema& schema, const std::string& section) {
+  return std::find(schema.array_sections.begin(), schema.array_sections.end(), section) !=
+         schema.array_sections.end();
+}
+
+/// The members of one table `node` of `section` (entry keys `prefix.leaf`, schema keys `section.leaf`).
+void flatten_table(const Schema& schema, const std::string& section, const std::string& prefix,
+                   const RawValue& node, const std::string& file, RawEntries& entries,
+                   std::vector<InputIssue>& issues) {
+  for (const auto& [leaf, value] : node.members) {
+    const std::string key = prefix + "." + leaf;
+    if (!schema.find(section + "." + leaf)) {
+      issues.push_back({file, key, unknown_key_message(schema, section + "." + leaf)});
+      continue;
+    }
+    entries[key] = {value, file};
+  }
+}
+
 /// Flatten a TOML document into entries; records unknown sections/keys and non-table sections as issues.
+/// An array section (`[[loads]]`) gives the entries `loads[i].leaf` and its length in `lengths`; a refused
+/// section gives its one message and nothing else.
 void flatten(const Schema& schema, const RawValue& root, const std::string& file, RawEntries& entries,
-             std::vector<InputIssue>& issues) {
+             std::map<std::string, std::size_t>& lengths, std::vector<InputIssue>& issues) {
   for (const auto& [section, node] : root.members) {
+    if (const auto refused = schema.refused_sections.find(section);
+        refused != schema.refused_sections.end()) {
+      issues.push_back({file, section, refused->second});
+      continue;
+    }
+    if (is_array_section(schema, section)) {
+      const bool tables = node.kind == RawValue::Kind::array &&
+                          std::all_of(node.items.begin(), node.items.end(),
+                                      [](const RawValue& v) { return v.kind == RawValue::Kind::table; });
+      if (!tables) {
+        issues.push_back(
+            {file, section,
+             "must be an array of tables ([[" + section + "]] blocks); got " + node.kind_name()});
+        continue;
+      }
+      lengths[section] = node.items.size();
+      for (std::size_t i = 0; i < node.items.size(); ++i)
+        flatten_table(schema, section, section + "[" + std::to_string(i) + "]", node.items[i], file, entries,
+                      issues);
+      continue;
+    }
     if (node.kind != RawValue::Kind::table) {
       if (schema.has_section(section))
         issues.push_back({file, section, "must be a table ([" + section + "])"});
@@ -277,14 +347,7 @@ void flatten(const Schema& schema, const RawValue& root, const std::string& file
         issues.push_back({file, section, unknown_key_message(schema, section)});
       continue;
     }
-    for (const auto& [leaf, value] : node.members) {
-      const std::string key = section + "." + leaf;
-      if (!schema.find(key)) {
-        issues.push_back({file, key, unknown_key_message(schema, key)});
-        continue;
-      }
-      entries[key] = {value, file};
-    }
+    flatten_table(schema, section, section, node, file, entries, issues);
     if (node.members.empty() && !schema.has_section(section))
       issues.push_back({file, section, unknown_key_message(schema, section)});
   }
@@ -302,6 +365,18 @@ void apply_overrides(const Schema& schema, const std::vector<std::string>& overr
       continue;
     }
     const std::string key = trim(o.substr(0, eq)), text = trim(o.substr(eq + 1));
+    const std::string section = key.substr(0, key.find_first_of(".["));
+    if (const auto refused = schema.refused_sections.find(section);
+        refused != schema.refused_sections.end()) {
+      issues.push_back({origin, key, refused->second});
+      continue;
+    }
+    if (is_array_section(schema, section)) {
+      issues.push_back(
+          {origin, key,
+           "the [[" + section + "]] tables cannot be changed with --set; edit them in the file"});
+      continue;
+    }
     const SchemaEntry* e = schema.find(key);
     if (!e) {
       issues.push_back({origin, key, unknown_key_message(schema, key)});
@@ -383,7 +458,7 @@ RawValue parse_toml(const std::string& text, const std::string& file) {
 RawInput read_entries(const Schema& schema, const RawValue& root, const std::string& file,
                       const std::vector<std::string>& overrides) {
   RawInput in;
-  flatten(schema, root, file, in.entries, in.issues);
+  flatten(schema, root, file, in.entries, in.lengths, in.issues);
   apply_overrides(schema, overrides, in.entries, in.issues);
   return in;
 }
@@ -430,8 +505,13 @@ void Resolver::type_error(const std::string& key, const RawValue& v, ValueType t
   issue(key, "value " + v.text() + " has type " + v.kind_name() + "; expected " + type_name(t));
 }
 
+std::size_t Resolver::array_length(const std::string& section) const {
+  const auto it = lengths_.find(section);
+  return it == lengths_.end() ? 0 : it->second;
+}
+
 void Resolver::missing(const std::string& key, const std::string& what) {
-  const auto* e = schema_->find(key);
+  const auto* e = schema_->find(strip_index(key));
   issues_.push_back({file_, key,
                      "missing required key; expected " + std::string(type_name(e->type)) +
                          (e->allowed.empty() ? "" : " (" + e->allowed + ")") + ": " + what});
@@ -595,6 +675,46 @@ std::optional<std::vector<long long>> Resolver::integer_array(const std::string&
 std::optional<std::vector<std::vector<double>>> Resolver::number_array_array(const std::string& key) {
   return parsed<std::vector<std::vector<double>>>(*this, key, as_number_array_array,
                                                   " is not an array of arrays of finite numbers");
+}
+
+namespace {
+
+bool as_number_array(const RawValue& v, std::vector<double>& out) {
+  if (v.kind != RawValue::Kind::array) return false;
+  for (const auto& x : v.items) {
+    if (!x.is_number() || !std::isfinite(x.number())) return false;
+    out.push_back(x.number());
+  }
+  return true;
+}
+
+bool as_vec6(const RawValue& v, std::array<double, 6>& out) {
+  std::vector<double> x;
+  if (!as_number_array(v, x) || x.size() != 6) return false;
+  std::copy(x.begin(), x.end(), out.begin());
+  return true;
+}
+
+bool as_mat6(const RawValue& v, std::array<std::array<double, 6>, 6>& out) {
+  if (v.kind != RawValue::Kind::array || v.items.size() != 6) return false;
+  for (std::size_t r = 0; r < 6; ++r)
+    if (!as_vec6(v.items[r], out[r])) return false;
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::vector<double>> Resolver::number_array(const std::string& key) {
+  return parsed<std::vector<double>>(*this, key, as_number_array, " is not an array of finite numbers");
+}
+
+std::optional<std::array<double, 6>> Resolver::vec6(const std::string& key) {
+  return parsed<std::array<double, 6>>(*this, key, as_vec6, " is not an array of 6 finite numbers");
+}
+
+std::optional<std::array<std::array<double, 6>, 6>> Resolver::mat6(const std::string& key) {
+  return parsed<std::array<std::array<double, 6>, 6>>(
+      *this, key, as_mat6, " is not a 6x6 matrix (an array of 6 arrays of 6 finite numbers)");
 }
 
 void throw_if_issues(Resolver& r) {

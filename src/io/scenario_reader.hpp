@@ -8,7 +8,9 @@
 ///  2. a model's resolver reads each key through a `Resolver` (typed getters, ranges, cross-key rules), which
 ///  collects every issue;
 ///  3. `throw_if_issues` throws one lievi::invalid_argument with all issues.
-/// The rigid body (scenario.cpp) and the wave (wave_scenario.cpp) are the two users.
+/// The rigid body (scenario.cpp), the wave (wave_scenario.cpp) and the beam (beam_scenario.cpp) are the
+/// users.
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "lievi/core/error.hpp"
+#include "lievi/io/beam_scenario.hpp"
 #include "lievi/io/scenario.hpp"
 #include "lievi/models/rigid_body.hpp"
 
@@ -56,6 +59,11 @@ struct Schema {
   std::vector<std::string> sections;                       ///< the allowed sections
   std::string description;                                 ///< e.g. "a rigid-body scenario" (messages)
   std::vector<std::vector<std::string>> exclusive_groups;  ///< at most one of each; a --set replaces the rest
+  /// Sections read as TOML arrays of tables (`[[loads]]`): member `leaf` of table i is the entry
+  /// `section[i].leaf`, checked against the schema key `section.leaf`; not settable with `--set`.
+  std::vector<std::string> array_sections = {};
+  /// Sections refused with one message each (the section's keys are not looked at), e.g. a beam's [noise].
+  std::map<std::string, std::string> refused_sections = {};
 
   /// The entry of `key`, or nullptr.
   [[nodiscard]] const SchemaEntry* find(const std::string& key) const;
@@ -85,6 +93,7 @@ struct Schema {
 struct RawInput {
   RawEntries entries;
   std::vector<InputIssue> issues;
+  std::map<std::string, std::size_t> lengths;  ///< number of tables of each array section present
 };
 /// Flatten the document `root` (a table) against `schema`, then apply the `--set key=value` overrides.
 [[nodiscard]] RawInput read_entries(const Schema& schema, const RawValue& root, const std::string& file,
@@ -103,7 +112,8 @@ class Resolver {
       : schema_(&schema),
         file_(std::move(file)),
         entries_(std::move(input.entries)),
-        issues_(std::move(input.issues)) {}
+        issues_(std::move(input.issues)),
+        lengths_(std::move(input.lengths)) {}
 
   /// Record an issue on `key`, attributed to where the key came from (the file, or "--set").
   void issue(const std::string& key, std::string message);
@@ -111,6 +121,8 @@ class Resolver {
   [[nodiscard]] bool has(const std::string& key) const { return entries_.count(key) != 0; }
   [[nodiscard]] std::vector<InputIssue>& issues() { return issues_; }
   [[nodiscard]] const RawEntries& entries() const { return entries_; }
+  /// The number of tables of an array section in the file (0 when absent).
+  [[nodiscard]] std::size_t array_length(const std::string& section) const;
   /// The canonical keys given (file or --set), sorted.
   [[nodiscard]] std::vector<std::string> given_keys() const;
 
@@ -137,6 +149,12 @@ class Resolver {
   std::optional<std::vector<long long>> integer_array(const std::string& key);
   /// An array of arrays of finite numbers.
   std::optional<std::vector<std::vector<double>>> number_array_array(const std::string& key);
+  /// An array of finite numbers (any length).
+  std::optional<std::vector<double>> number_array(const std::string& key);
+  /// Array of exactly 6 finite numbers.
+  std::optional<std::array<double, 6>> vec6(const std::string& key);
+  /// Array of 6 arrays of 6 finite numbers (row-major).
+  std::optional<std::array<std::array<double, 6>, 6>> mat6(const std::string& key);
 
   /// Array of exactly 3 finite numbers.
   static bool as_vec3(const RawValue& v, models::Vec3& out);
@@ -148,6 +166,7 @@ class Resolver {
   std::string file_;
   RawEntries entries_;
   std::vector<InputIssue> issues_;
+  std::map<std::string, std::size_t> lengths_;
 };
 
 /// Stage 3: throw one lievi::invalid_argument carrying every issue, if there are any.
@@ -187,5 +206,10 @@ TimeGrid read_time_grid(Resolver& r, const std::string& dt_key, const std::strin
 [[nodiscard]] RigidBodyScenario resolve_rigid_body(const RawValue& root, const std::string& file,
                                                    const std::string& name, const std::string& source,
                                                    const std::vector<std::string>& overrides);
+
+/// The beam resolver on a parsed document (beam_scenario.cpp), for the dispatch of wave_scenario.cpp.
+[[nodiscard]] BeamScenario resolve_beam_document(const RawValue& root, const std::string& file,
+                                                 const std::string& name, const std::string& source,
+                                                 const std::vector<std::string>& overrides);
 
 }  // namespace lievi::io::detail

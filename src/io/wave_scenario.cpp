@@ -648,12 +648,13 @@ std::string to_toml(const WaveScenario& s) {
 // -------------------------------------------------------------------------------------------------------------
 
 std::vector<std::string> model_types() {
-  return {"rigid_body", "wave"};
+  return {"rigid_body", "wave", "beam"};
 }
 
 const std::vector<SchemaEntry>& schema_of(const std::string& model_type) {
   if (model_type == "rigid_body") return rigid_body_schema();
   if (model_type == "wave") return wave_schema();
+  if (model_type == "beam") return beam_schema();
   throw invalid_argument("", "",
                          "unknown model type \"" + model_type + "\"; allowed: " + join(model_types()));
 }
@@ -677,6 +678,8 @@ AnyScenario parse_any_impl(const std::string& text, const std::string& file, con
     return detail::resolve_rigid_body(root, file, name, source, overrides);
   if (type->value.kind == RawValue::Kind::string && type->value.s == "wave")
     return resolve_wave(root, file, name, source, overrides);
+  if (type->value.kind == RawValue::Kind::string && type->value.s == "beam")
+    return detail::resolve_beam_document(root, file, name, source, overrides);
   throw invalid_argument(type->origin, "model.type",
                          "value " + type->value.text() + " is not a model type; allowed: " + allowed);
 }

@@ -20,8 +20,10 @@ namespace lievi::io {
 
 /// Type of a scenario key. Numbers accept TOML integers and floats; `vec3` is an array of 3 numbers, `mat3`
 /// an array of 3 arrays of 3 numbers, `vec3_or_mat3` either; `integer_array` an array of integers (e.g. node
-/// indices), `number_array_array` an array of arrays of numbers (e.g. noise modes, one value per node).
-/// `--set` writes arrays as `[a,b,c]` and `[[a,b],[c,d]]`.
+/// indices), `number_array_array` an array of arrays of numbers (e.g. noise modes, one value per node);
+/// `vec6` an array of 6 numbers (a wrench, a velocity), `mat6` an array of 6 arrays of 6 numbers (the beam's
+/// K and P), `number_array` an array of numbers (a load's times), `integer_or_string` an integer or a string
+/// (a load's node: an index or "last"). `--set` writes arrays as `[a,b,c]` and `[[a,b],[c,d]]`.
 enum class ValueType {
   string,
   number,
@@ -31,7 +33,11 @@ enum class ValueType {
   mat3,
   vec3_or_mat3,
   integer_array,
-  number_array_array
+  number_array_array,
+  vec6,
+  mat6,
+  number_array,
+  integer_or_string
 };
 
 /// Human name of a type as used in messages and docs ("number", "array of 3 numbers", ...).

@@ -1,0 +1,37 @@
+#pragma once
+/// @file lievi/run/beam_run.hpp
+/// @brief The run pipeline of a geometrically exact beam (deterministic, variant `exact`): scenario -> model,
+/// grid and initial state -> staggered stepper -> level loop -> series.csv, fields.h5, beam.pvd + .vtp,
+/// summary.json, plots.
+///
+/// Series columns (docs/outputs.md): t, E_d, E_c, kinetic (time-centred, (K^{n-1/2} + K^{n+1/2})/2),
+/// potential (V^n: strain energy plus gravity), Jang_x..z, Jlin_x..z (the spatial momentum map of the
+/// pre-momentum at t_n: sum_j w_j Ad*_{g_j^{-1}} M~_j^n; conserved to round-off with free ends and no loads),
+/// orth_err (max_j |R_j^T R_j - I|), strain_consistency (max |gamma - tau^{-1}(g_j^{-1} g_{j+1})/ds|, 0 for
+/// `exact`), newton_max (of the step n -> n+1), end0_*, endL_* (positions of the first and last node), then
+/// p<j>_* for each probe node.
+///
+/// A-priori check: dt >= the stability bound 2/omega_max of beam-integrators.md §5.4 is refused as bad input
+/// naming the largest stable dt, unless integrator.allow_unstable = true. Newton failure, a non-finite value or
+/// a relative rotation near pi between neighbours (Cayley) stop the run with step, node / segment and residual.
+#include <filesystem>
+
+#include "lievi/io/beam_scenario.hpp"
+#include "lievi/run/wave_run.hpp"
+
+namespace lievi::run {
+
+/// The largest stable dt of the a-priori bound (§5.4).
+[[nodiscard]] double beam_stable_dt(const io::BeamScenario& s);
+/// Throws lievi::invalid_argument naming integrator.dt when dt is beyond the bound (unless allowed).
+void check_beam(const io::BeamScenario& s);
+
+/// The series columns of a beam run.
+[[nodiscard]] std::vector<std::string> beam_series_columns(const io::BeamScenario& s);
+
+/// Run into `out_dir` atomically (as run_wave).
+WaveRunResult run_beam(const io::BeamScenario& s, const std::filesystem::path& out_dir, const RunOptions& options = {});
+
+[[nodiscard]] std::filesystem::path default_output_dir(const io::BeamScenario& s);
+
+}  // namespace lievi::run

@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""Plots of a lievi beam run folder (docs/outputs.md).
+
+Usage: lievi_beam_plot.py RUN_DIR [--title TEXT]
+
+Reads RUN_DIR/series.csv and, when present, RUN_DIR/fields.h5 (/t, /p[n_out, n_nodes, 3]) and writes
+  snapshots.png  the centre line at up to 9 times: a 3-D view and the x-y, x-z, y-z projections;
+  energy.png     E_d and E_c minus their initial values, and the spatial momentum map minus its initial value;
+  ends.png       positions of the two end nodes vs time.
+Matplotlib with the Agg backend. Exit status 0 on success.
+"""
+import argparse
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def read(path):
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    return {name: data[:, i] for i, name in enumerate(header)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run_dir")
+    ap.add_argument("--title", default="")
+    a = ap.parse_args()
+    d = a.run_dir
+    s = read(os.path.join(d, "series.csv"))
+    t = s["t"]
+
+    fig, ax = plt.subplots(1, 3, figsize=(14, 3.8))
+    for name in ("E_d", "E_c"):
+        e = s[name]
+        ok = np.isfinite(e)
+        ax[0].plot(t[ok], e[ok] - e[ok][0], lw=0.8, label=f"{name} - {name}(0), {name}(0) = {e[ok][0]:.6g}")
+    ax[0].set_xlabel("t")
+    ax[0].set_ylabel("energy change [J]")
+    ax[0].legend(fontsize=7)
+    for k, c in enumerate(("x", "y", "z")):
+        ax[1].plot(t, s[f"Jang_{c}"] - s[f"Jang_{c}"][0], lw=0.8, label=f"Jang_{c}")
+        ax[2].plot(t, s[f"Jlin_{c}"] - s[f"Jlin_{c}"][0], lw=0.8, label=f"Jlin_{c}")
+    ax[1].set_title("angular momentum change", fontsize=9)
+    ax[2].set_title("linear momentum change", fontsize=9)
+    for x in ax[1:]:
+        x.set_xlabel("t")
+        x.legend(fontsize=7)
+    fig.suptitle(a.title)
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, "energy.png"), dpi=110)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    for end in ("end0", "endL"):
+        for c in ("x", "y", "z"):
+            ax.plot(t, s[f"{end}_{c}"], lw=0.8, label=f"{end}_{c}")
+    ax.set_xlabel("t")
+    ax.set_ylabel("position [m]")
+    ax.legend(fontsize=7, ncol=2)
+    ax.set_title(a.title)
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, "ends.png"), dpi=110)
+    plt.close(fig)
+
+    h5 = os.path.join(d, "fields.h5")
+    if os.path.exists(h5):
+        import h5py
+
+        with h5py.File(h5, "r") as f:
+            ts, p = f["t"][:], f["p"][:]
+        idx = np.unique(np.linspace(0, len(ts) - 1, min(9, len(ts))).round().astype(int))
+        fig = plt.figure(figsize=(14, 4))
+        ax3 = fig.add_subplot(1, 4, 1, projection="3d")
+        cmap = plt.get_cmap("viridis")
+        for n, k in enumerate(idx):
+            col = cmap(n / max(1, len(idx) - 1))
+            ax3.plot(p[k, :, 0], p[k, :, 1], p[k, :, 2], color=col, lw=1)
+        ax3.set_xlabel("x")
+        ax3.set_ylabel("y")
+        ax3.set_zlabel("z")
+        for m, (i, j, lab) in enumerate(((0, 1, "x-y"), (0, 2, "x-z"), (1, 2, "y-z"))):
+            axp = fig.add_subplot(1, 4, m + 2)
+            for n, k in enumerate(idx):
+                col = cmap(n / max(1, len(idx) - 1))
+                axp.plot(p[k, :, i], p[k, :, j], color=col, lw=1, label=f"t = {ts[k]:.3g}" if m == 2 else None)
+            axp.set_aspect("equal", adjustable="datalim")
+            axp.set_title(lab, fontsize=9)
+            if m == 2:
+                axp.legend(fontsize=6)
+        fig.suptitle(a.title + ": centre line snapshots")
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "snapshots.png"), dpi=110)
+        plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,947 @@
+/// @file src/io/beam_scenario.cpp
+/// @brief The beam scenario (`model.type = "beam"`): schema, validation of every key, the section constants
+/// and K, P (beam-integrators.md §2.2), the initial configuration (straight, the §8.2 arc, or a CSV file),
+/// the
+/// `[[loads]]` tables and the resolved printout. The reading machinery is scenario_reader.cpp.
+#include "lievi/io/beam_scenario.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+
+#include "lievi/core/error.hpp"
+#include "scenario_reader.hpp"
+
+namespace lievi::io {
+namespace {
+
+using detail::join;
+using detail::RawValue;
+using detail::Resolver;
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+using Mat6 = std::array<std::array<double, 6>, 6>;
+
+constexpr long long kNoUpper = std::numeric_limits<long long>::max();
+constexpr long long kMaxSnapshots = 1000;
+
+const std::vector<std::string> kSections = {"square", "circle", "general", "matrix"};
+const std::vector<std::string> kLayouts = {"vertex", "cell"};
+const std::vector<std::string> kBoundaries = {"free", "clamped"};
+const std::vector<std::string> kShapes = {"straight", "arc", "file"};
+const std::vector<std::string> kFrames = {"spatial", "body"};
+const std::vector<std::string> kMethods = {"type-i"};
+const std::vector<std::string> kVariants = {"exact"};
+const std::vector<std::string> kRetractions = {"cayley", "exp"};
+const std::vector<std::string> kStarts = {"half", "full"};
+const char* const kNoiseMessage =
+    "noise on beams arrives with the stochastic beam (issue 6); remove the [noise] section";
+
+const detail::Schema& schema() {
+  static const detail::Schema v{
+      &beam_schema(),    {"model", "grid", "bc", "initial", "loads", "integrator", "output"},
+      "a beam scenario", {{"model.nu", "model.G"}},
+      {"loads"},         {{"noise", kNoiseMessage}}};
+  return v;
+}
+
+/// The model keys each section reads.
+std::vector<std::string> section_keys(const std::string& section) {
+  if (section == "matrix") return {"model.K", "model.P"};
+  std::vector<std::string> k = {"model.rho", "model.E", "model.nu", "model.G", "model.shear_factor"};
+  if (section == "square") k.emplace_back("model.a");
+  if (section == "circle") k.emplace_back("model.r");
+  if (section == "general") k.insert(k.end(), {"model.A", "model.J1", "model.J2", "model.J3"});
+  return k;
+}
+
+/// The initial keys each shape reads (besides initial.shape and initial.velocity).
+std::vector<std::string> shape_keys(const std::string& shape) {
+  if (shape == "straight") return {"initial.origin", "initial.direction", "initial.normal"};
+  if (shape == "arc") return {"initial.radius", "initial.arc_start"};
+  return {"initial.file"};
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+std::string nodes_text(const BeamScenario& s) {
+  return "n_nodes = " + std::to_string(s.n_nodes()) + " (grid.J = " + std::to_string(s.J) + ", layout " +
+         s.layout + ")";
+}
+
+std::vector<double> to_vector(const std::array<double, 3>& a) {
+  return {a.begin(), a.end()};
+}
+std::vector<double> to_vector(const std::array<double, 6>& a) {
+  return {a.begin(), a.end()};
+}
+std::vector<std::vector<double>> to_vector(const Mat6& m) {
+  std::vector<std::vector<double>> out;
+  for (const auto& row : m) out.push_back(to_vector(row));
+  return out;
+}
+std::array<double, 3> to_array(const Vec3& v) {
+  return {v[0], v[1], v[2]};
+}
+Vec3 to_eigen(const std::array<double, 3>& a) {
+  return {a[0], a[1], a[2]};
+}
+
+/// The pose (x, y, z, qw, qx, qy, qz) of position p and rotation R (Hamilton quaternion, qw >= 0).
+std::array<double, 7> pose_of(const Vec3& p, const Mat3& R) {
+  Eigen::Quaterniond q(R);
+  q.normalize();
+  if (q.w() < 0.0) q.coeffs() = -q.coeffs();
+  return {p[0], p[1], p[2], q.w(), q.x(), q.y(), q.z()};
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// initial.file
+// ---------------------------------------------------------------------------------------------------------------
+
+std::vector<std::string> csv_fields(std::string line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string f;
+  while (std::getline(ss, f, ',')) out.push_back(detail::trim(f));
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+
+/// Reads the CSV of initial.file; each problem is an issue on (CSV file, initial.file) with its line.
+class InitialFileReader {
+ public:
+  InitialFileReader(Resolver& r, BeamScenario& s) : r_(r), s_(s) {}
+
+  void read(const std::filesystem::path& base) {
+    std::filesystem::path p(s_.file);
+    if (p.is_relative() && !base.empty()) p = base / p;
+    s_.file_path = p.string();
+    std::ifstream in(p, std::ios::binary);
+    std::error_code ec;
+    if (!in || std::filesystem::is_directory(p, ec)) {
+      r_.issue("initial.file", "cannot read \"" + s_.file_path +
+                                   "\" (missing or not a regular file; a relative path is relative to the "
+                                   "scenario file's folder)");
+      return;
+    }
+    std::string line;
+    long ln = 0;
+    bool have_header = false;
+    while (std::getline(in, line)) {
+      ++ln;
+      const auto fields = csv_fields(line);
+      if (fields.empty() || (fields.size() == 1 && fields[0].empty()) || fields[0].rfind('#', 0) == 0)
+        continue;
+      if (!have_header) {
+        have_header = true;
+        if (!header(fields, ln)) return;
+        continue;
+      }
+      row(fields, ln);
+    }
+    if (!have_header) {
+      problem(ln, 0,
+              std::string("the file is empty; expected the header ") + kHeader + " and one row per node");
+      return;
+    }
+    finish(ln);
+  }
+
+ private:
+  static constexpr std::size_t kMaxProblems = 20;
+  static constexpr const char* kHeader = "x,y,z,qw,qx,qy,qz[,w1,w2,w3,v1,v2,v3]";
+  static constexpr const char* kPose[7] = {"x", "y", "z", "qw", "qx", "qy", "qz"};
+  static constexpr const char* kVel[6] = {"w1", "w2", "w3", "v1", "v2", "v3"};
+
+  void problem(long line, std::size_t column, const std::string& message) {
+    ++problems_;
+    if (problems_ > kMaxProblems) return;
+    std::string where = "line " + std::to_string(line);
+    if (column) where += ", column " + std::to_string(column);
+    r_.issues().push_back({s_.file_path, "initial.file", where + ": " + message});
+  }
+
+  bool header(const std::vector<std::string>& fields, long ln) {
+    const std::size_t before = problems_;
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      int* slot = nullptr;
+      for (int k = 0; k < 7; ++k)
+        if (fields[c] == kPose[k]) slot = &pose_[k];
+      for (int k = 0; k < 6; ++k)
+        if (fields[c] == kVel[k]) slot = &vel_[k];
+      if (!slot) {
+        problem(ln, c + 1, "unknown column '" + fields[c] + "'; expected the header " + kHeader);
+      } else if (*slot >= 0) {
+        problem(ln, c + 1, "column '" + fields[c] + "' given twice");
+      } else {
+        *slot = static_cast<int>(c);
+      }
+    }
+    for (int k = 0; k < 7; ++k)
+      if (pose_[k] < 0)
+        problem(ln, 0, std::string("missing column '") + kPose[k] + "'; expected the header " + kHeader);
+    const int n_vel = static_cast<int>(std::count_if(vel_, vel_ + 6, [](int c) { return c >= 0; }));
+    if (n_vel != 0 && n_vel != 6)
+      problem(ln, 0,
+              "has " + std::to_string(n_vel) +
+                  " of the velocity columns w1,w2,w3,v1,v2,v3; give all six or none");
+    s_.file_velocity = n_vel == 6;
+    n_columns_ = fields.size();
+    return problems_ == before;
+  }
+
+  void row(const std::vector<std::string>& fields, long ln) {
+    last_row_ = ln;
+    ++rows_;
+    if (fields.size() != n_columns_) {
+      problem(ln, 0,
+              "has " + std::to_string(fields.size()) + " fields; expected " + std::to_string(n_columns_) +
+                  " as in the header");
+      return;
+    }
+    std::vector<double> v(n_columns_, 0.0);
+    bool ok = true;
+    for (std::size_t c = 0; c < n_columns_; ++c) {
+      const auto x = detail::parse_double(fields[c]);
+      if (!x) {
+        problem(ln, c + 1, "value '" + fields[c] + "' is not a number");
+        ok = false;
+      } else if (!std::isfinite(*x)) {
+        problem(ln, c + 1, "value " + fields[c] + " is not finite");
+        ok = false;
+      }
+      v[c] = x.value_or(0.0);
+    }
+    if (!ok) return;
+    std::array<double, 7> pose{};
+    for (int k = 0; k < 7; ++k) pose[static_cast<std::size_t>(k)] = v[static_cast<std::size_t>(pose_[k])];
+    const double norm =
+        std::sqrt(pose[3] * pose[3] + pose[4] * pose[4] + pose[5] * pose[5] + pose[6] * pose[6]);
+    if (!(std::abs(norm - 1.0) <= 1e-9)) {
+      problem(ln, 0,
+              "the quaternion (qw, qx, qy, qz) has norm " + format_number(norm) +
+                  "; it must be 1 within 1e-9 (a unit quaternion, Hamilton convention, body to spatial)");
+      return;
+    }
+    const double sign = pose[3] < 0.0 ? -1.0 : 1.0;  // q and -q are the same rotation; store qw >= 0
+    for (std::size_t k = 3; k < 7; ++k) pose[k] *= sign / norm;
+    s_.poses.push_back(pose);
+    std::array<double, 6> w{};
+    if (s_.file_velocity)
+      for (int k = 0; k < 6; ++k) w[static_cast<std::size_t>(k)] = v[static_cast<std::size_t>(vel_[k])];
+    s_.velocity.push_back(w);
+  }
+
+  void finish(long ln) {
+    const auto n = static_cast<std::size_t>(s_.n_nodes());
+    if (rows_ != n && problems_ == 0)
+      problem(rows_ == 0 ? ln : last_row_, 0,
+              "the file has " + std::to_string(rows_) + " rows; expected one per node, " + nodes_text(s_));
+    if (problems_ > kMaxProblems)
+      r_.issues().push_back({s_.file_path, "initial.file",
+                             std::to_string(problems_ - kMaxProblems) + " more problems not listed"});
+    if (problems_ != 0) {
+      s_.poses.clear();
+      s_.velocity.clear();
+    }
+  }
+
+  Resolver& r_;
+  BeamScenario& s_;
+  int pose_[7] = {-1, -1, -1, -1, -1, -1, -1};
+  int vel_[6] = {-1, -1, -1, -1, -1, -1};
+  std::size_t n_columns_ = 0, problems_ = 0, rows_ = 0;
+  long last_row_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The resolver, section by section
+// ---------------------------------------------------------------------------------------------------------------
+
+/// A 6x6 matrix key: symmetric (within 1e-12 of its largest entry) and positive definite (Eigen's LLT).
+void check_spd(Resolver& r, const std::string& key, const Mat6& m) {
+  Eigen::Matrix<double, 6, 6> M;
+  double scale = 0.0;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) {
+      M(i, j) = m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+      scale = std::max(scale, std::abs(M(i, j)));
+    }
+  const double asym = (M - M.transpose()).cwiseAbs().maxCoeff();
+  if (asym > 1e-12 * scale) {
+    r.issue(key, "value " + r.get(key)->text() + " is not symmetric (largest |M_ij - M_ji| = " +
+                     format_number(asym) + "); expected a symmetric positive definite 6x6 matrix");
+    return;
+  }
+  Eigen::LLT<Eigen::Matrix<double, 6, 6>> llt(M);
+  if (llt.info() != Eigen::Success || !(scale > 0.0))
+    r.issue(key,
+            "value " + r.get(key)->text() +
+                " is not positive definite (Cholesky failed); expected a symmetric positive definite 6x6 "
+                "matrix");
+}
+
+void resolve_model(Resolver& r, BeamScenario& s) {
+  if (!r.has("model.type"))
+    r.missing("model.type", "the model, \"beam\"");
+  else
+    r.choice("model.type", {"beam"}, "a model this scenario format supports");
+  bool section_ok = true;
+  if (auto v = r.choice("model.section", kSections, "a beam section"))
+    s.section = *v;
+  else if (r.has("model.section"))
+    section_ok = false;
+
+  if (auto v = r.positive("model.rho")) s.rho = *v;
+  if (auto v = r.positive("model.E")) s.E = *v;
+  if (auto v = r.number("model.nu")) {
+    if (*v > -1.0 && *v < 0.5)
+      s.nu = *v;
+    else
+      r.issue("model.nu", "value " + format_number(*v) + " must be in (-1, 0.5) (Poisson's ratio)");
+  }
+  if (auto v = r.positive("model.G")) s.G = *v;
+  s.G_given = r.has("model.G");
+  if (s.G_given && r.has("model.nu"))
+    r.issue("model.G", "both model.nu and model.G are given; give one (G = E / (2 (1 + nu)) otherwise)");
+  if (auto v = r.positive("model.a")) s.a = *v;
+  if (auto v = r.positive("model.r")) s.r = *v;
+  for (auto [key, slot] : {std::pair{"model.A", &s.A}, std::pair{"model.J1", &s.J1},
+                           std::pair{"model.J2", &s.J2}, std::pair{"model.J3", &s.J3}})
+    if (auto v = r.positive(key)) *slot = *v;
+  if (auto v = r.positive("model.shear_factor")) s.shear_factor = *v;
+  const auto K = r.mat6("model.K"), P = r.mat6("model.P");
+  if (auto v = r.vec3("model.gravity")) s.gravity = {(*v)[0], (*v)[1], (*v)[2]};
+  if (!section_ok) return;
+
+  const std::string sec = "model.section = \"" + s.section + "\"";
+  if (s.section == "matrix") {
+    for (const auto& [key, m] : {std::pair{"model.K", &K}, std::pair{"model.P", &P}}) {
+      if (!r.has(key))
+        r.missing(key, std::string(key == std::string("model.K") ? "the inertia" : "the stiffness") +
+                           " matrix of " + sec);
+      else if (*m)
+        check_spd(r, key, **m);
+    }
+    if (K) s.K = *K;
+    if (P) s.P = *P;
+    return;
+  }
+  if (!s.G_given) s.G = s.E / (2.0 * (1.0 + s.nu));
+  if (s.section == "square") {
+    if (!r.has("model.a")) r.missing("model.a", "the edge of the square section of " + sec);
+    s.A = s.a * s.a;
+    s.J2 = s.J3 = std::pow(s.a, 4) / 12.0;
+    s.J1 = s.J2 + s.J3;
+  } else if (s.section == "circle") {
+    if (!r.has("model.r")) r.missing("model.r", "the radius of the circular section of " + sec);
+    s.A = std::numbers::pi * s.r * s.r;
+    s.J2 = s.J3 = std::numbers::pi * std::pow(s.r, 4) / 4.0;
+    s.J1 = std::numbers::pi * std::pow(s.r, 4) / 2.0;
+  } else {
+    for (const char* key : {"model.A", "model.J1", "model.J2", "model.J3"})
+      if (!r.has(key)) r.missing(key, "a section constant of " + sec);
+  }
+  s.K = {};
+  s.P = {};
+  const double K_diag[6] = {s.rho * s.J1, s.rho * s.J2, s.rho * s.J3, s.rho * s.A, s.rho * s.A, s.rho * s.A};
+  const double P_diag[6] = {
+      s.G * s.J1, s.E * s.J2, s.E * s.J3, s.E * s.A, s.shear_factor * s.G * s.A, s.shear_factor * s.G * s.A};
+  for (std::size_t i = 0; i < 6; ++i) {
+    s.K[i][i] = K_diag[i];
+    s.P[i][i] = P_diag[i];
+  }
+}
+
+/// grid and bc; true when the node set is known.
+bool resolve_grid(Resolver& r, BeamScenario& s) {
+  const std::size_t before = r.issues().size();
+  if (auto v = r.integer_in("grid.J", 1, kNoUpper)) s.J = *v;
+  if (auto v = r.choice("grid.layout", kLayouts, "a grid layout")) s.layout = *v;
+  if (auto v = r.positive("grid.length")) s.length = *v;
+  const std::pair<const char*, std::string*> ends[] = {{"bc.left", &s.bc_left}, {"bc.right", &s.bc_right}};
+  for (const auto& [key, value] : ends) {
+    const RawValue* raw = r.get(key);
+    if (raw && raw->kind == RawValue::Kind::string && (raw->s == "prescribed" || raw->s == "periodic")) {
+      r.issue(key, "value \"" + raw->s + "\" is not available yet for beams; allowed: " + join(kBoundaries));
+    } else if (auto v = r.choice(key, kBoundaries, "a boundary condition")) {
+      *value = *v;
+    }
+  }
+  for (const auto& [key, value] : ends)
+    if (*value == "clamped" && s.layout != "vertex")
+      r.issue(key,
+              "value \"clamped\" needs grid.layout = \"vertex\" (a cell-layout end node lies half a cell "
+              "inside the beam); grid.layout is \"" +
+                  s.layout + "\"");
+  return r.issues().size() == before;
+}
+
+void resolve_initial(Resolver& r, BeamScenario& s, bool grid_ok, const std::filesystem::path& base) {
+  bool shape_ok = true;
+  if (auto v = r.choice("initial.shape", kShapes, "an initial shape")) {
+    s.shape = *v;
+  } else if (r.has("initial.shape")) {
+    shape_ok = false;
+  } else if (r.has("initial.file")) {
+    s.shape = "file";  // initial.file alone means shape "file"
+  }
+  if (auto v = r.vec3("initial.origin")) s.origin = {(*v)[0], (*v)[1], (*v)[2]};
+  const auto direction = r.vec3("initial.direction");
+  const auto normal = r.vec3("initial.normal");
+  if (auto v = r.positive("initial.radius")) s.radius = *v;
+  if (auto v = r.number("initial.arc_start")) s.arc_start = *v;
+  const auto file = r.string("initial.file");
+  if (file) s.file = *file;
+  if (auto v = r.vec6("initial.velocity")) s.initial_velocity = *v;
+
+  // the straight frame: d normalised, n orthogonalised against d, R = [d | n x d | n]
+  Vec3 d = to_eigen(s.direction), n = to_eigen(s.normal);
+  bool frame_ok = true;
+  if (direction) {
+    d = *direction;
+    if (!(d.norm() > 0.0)) {
+      r.issue("initial.direction", "value " + r.get("initial.direction")->text() +
+                                       " is the zero vector; expected a non-zero beam axis");
+      frame_ok = false;
+    }
+  }
+  if (normal) n = *normal;
+  if (frame_ok) {
+    d.normalize();
+    const double n0 = n.norm();
+    n -= n.dot(d) * d;
+    if (!(n.norm() > 1e-9 * n0)) {
+      const auto text = [&](const char* key, const std::array<double, 3>& fallback) {
+        if (const RawValue* v = r.get(key)) return v->text();
+        return detail::value_toml(to_vector(fallback));
+      };
+      r.issue(normal ? "initial.normal" : "initial.direction",
+              "value " +
+                  text(normal ? "initial.normal" : "initial.direction", normal ? s.normal : s.direction) +
+                  ": initial.normal " + text("initial.normal", s.normal) +
+                  " is zero or parallel to initial.direction " + text("initial.direction", s.direction) +
+                  "; expected a normal not parallel to the beam axis");
+      frame_ok = false;
+    } else {
+      n.normalize();
+      if (direction) s.direction = to_array(d);
+      s.normal = to_array(n);
+    }
+  }
+  if (normal && !frame_ok) s.normal = {(*normal)[0], (*normal)[1], (*normal)[2]};
+  if (!shape_ok) return;
+  if (s.shape == "file" && !r.has("initial.file")) {
+    r.missing("initial.file",
+              "the CSV file of initial.shape = \"file\" (columns x,y,z,qw,qx,qy,qz, one row per node)");
+  } else if (s.shape != "file" && r.has("initial.file")) {
+    r.issue("initial.file", "is given but initial.shape = \"" + s.shape +
+                                "\"; set initial.shape = \"file\" (or leave initial.shape out) to read it");
+  }
+  if (!grid_ok) return;
+  if (s.shape == "file") {
+    if (file) InitialFileReader(r, s).read(base);
+    if (s.file_velocity && r.has("initial.velocity"))
+      r.issue("initial.velocity",
+              "is given but initial.file \"" + s.file +
+                  "\" has the velocity columns w1,...,v3; give the velocity in one place");
+    if (!s.file_velocity)
+      for (auto& w : s.velocity) w = s.initial_velocity;
+    return;
+  }
+  const long long N = s.n_nodes();
+  if (s.shape == "straight" && !frame_ok) return;
+  for (long long j = 0; j < N; ++j) {
+    const double sj = s.s_of(j);
+    Vec3 p;
+    Mat3 R;
+    if (s.shape == "straight") {
+      p = to_eigen(s.origin) + sj * d;
+      R.col(0) = d;
+      R.col(1) = n.cross(d);
+      R.col(2) = n;
+    } else {
+      const double u = s.arc_start + sj / s.radius;
+      p = s.radius * Vec3(0.0, std::cos(u), std::sin(u));
+      R.col(0) = Vec3(0.0, -std::sin(u), std::cos(u));
+      R.col(1) = Vec3(0.0, -std::cos(u), -std::sin(u));
+      R.col(2) = Vec3(1.0, 0.0, 0.0);
+    }
+    s.poses.push_back(pose_of(p, R));
+    s.velocity.push_back(s.initial_velocity);
+  }
+}
+
+void resolve_loads(Resolver& r, BeamScenario& s, bool grid_ok) {
+  const std::size_t count = r.array_length("loads");
+  const long long N = s.n_nodes();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string p = "loads[" + std::to_string(i) + "].";
+    BeamLoad L;
+    const std::string node_key = p + "node";
+    if (const RawValue* v = r.get(node_key)) {
+      const bool integral =
+          v->kind == RawValue::Kind::integer ||
+          (v->kind == RawValue::Kind::floating && v->d == std::floor(v->d) && std::abs(v->d) < 9e15);
+      if (v->kind == RawValue::Kind::string && v->s == "last") {
+        L.last = true;
+        L.node = N - 1;
+      } else if (integral) {
+        L.node = v->kind == RawValue::Kind::integer ? v->i : static_cast<long long>(v->d);
+        if (grid_ok && (L.node < 0 || L.node >= N))
+          r.issue(node_key, "value " + std::to_string(L.node) + " must be a node index in [0, " +
+                                std::to_string(N) + ") or \"last\"; " + nodes_text(s));
+      } else {
+        r.issue(node_key, "value " + v->text() + " is not a node; allowed: an integer in [0, " +
+                              std::to_string(N) + ") or \"last\"");
+      }
+    } else {
+      r.missing(node_key, "the node the load acts at (an index, or \"last\")");
+    }
+    if (auto v = r.choice(p + "frame", kFrames, "a load frame")) L.frame = *v;
+    if (auto v = r.vec6(p + "wrench"))
+      L.wrench = *v;
+    else if (!r.has(p + "wrench"))
+      r.missing(p + "wrench", "the wrench (M1, M2, M3, F1, F2, F3) of the load");
+    if (auto v = r.boolean(p + "hold")) L.hold = *v;
+    const auto times = r.number_array(p + "times"), factors = r.number_array(p + "factors");
+    if (r.has(p + "times") != r.has(p + "factors")) {
+      const std::string given = r.has(p + "times") ? p + "times" : p + "factors";
+      const std::string other = r.has(p + "times") ? p + "factors" : p + "times";
+      r.issue(given, "is given without " + other + "; give both (the factor table) or neither (factor 1)");
+    }
+    if (times) {
+      if (times->empty())
+        r.issue(p + "times", "value [] has no time; give at least one (or leave times and factors out)");
+      for (std::size_t k = 1; k < times->size(); ++k)
+        if (!((*times)[k] > (*times)[k - 1])) {
+          r.issue(p + "times", "value " + r.get(p + "times")->text() + " is not strictly increasing (entry " +
+                                   std::to_string(k) + ")");
+          break;
+        }
+      L.times = *times;
+    }
+    if (factors) L.factors = *factors;
+    if (times && factors && times->size() != factors->size())
+      r.issue(p + "factors", "value " + r.get(p + "factors")->text() + " has " +
+                                 std::to_string(factors->size()) + " entries; expected one per time, " +
+                                 std::to_string(times->size()));
+    s.loads.push_back(std::move(L));
+  }
+}
+
+void resolve_integrator(Resolver& r, BeamScenario& s) {
+  const std::string later = " is not available for beams yet (it arrives with the stochastic beam, issue 6)";
+  if (const RawValue* v = r.get("integrator.method");
+      v && v->kind == RawValue::Kind::string && v->s == "type-ii")
+    r.issue("integrator.method", "value \"type-ii\"" + later + "; allowed: " + join(kMethods));
+  else if (auto m = r.choice("integrator.method", kMethods, "a beam integrator"))
+    s.method = *m;
+  if (const RawValue* v = r.get("integrator.variant");
+      v && v->kind == RawValue::Kind::string && v->s == "approx")
+    r.issue("integrator.variant", "value \"approx\"" + later + "; allowed: " + join(kVariants));
+  else if (auto m = r.choice("integrator.variant", kVariants, "a variant"))
+    s.variant = *m;
+  if (auto v = r.choice("integrator.retraction", kRetractions, "a retraction")) s.retraction = *v;
+  if (auto v = r.choice("integrator.start", kStarts, "a start")) s.start = *v;
+  const detail::TimeGrid g = detail::read_time_grid(r, "integrator.dt", "the time step");
+  if (g.ok) s.dt = g.dt, s.t_end = g.t_end, s.steps = g.steps;
+  if (auto v = r.positive("integrator.newton_tol")) s.newton_tol = *v;
+  if (auto v = r.integer_in("integrator.newton_maxit", 1, kNoUpper)) s.newton_maxit = *v;
+  if (auto v = r.boolean("integrator.allow_unstable")) s.allow_unstable = *v;
+}
+
+long long snapshots(long long steps, long long f) {
+  return steps / f + 1 + (steps % f != 0 ? 1 : 0);
+}
+
+void resolve_output(Resolver& r, BeamScenario& s, bool grid_ok) {
+  if (auto v = r.integer_in("output.every", 1, kNoUpper)) s.every = *v;
+  const long long n = s.n_nodes();
+  if (auto p = r.integer_array("output.probes")) {
+    if (grid_ok) {
+      std::vector<long long> seen;
+      for (const long long j : *p) {
+        if (j < 0 || j >= n)
+          r.issue("output.probes", "value " + r.get("output.probes")->text() + " has node " +
+                                       std::to_string(j) + " outside [0, " + std::to_string(n) + "); " +
+                                       nodes_text(s));
+        else if (std::find(seen.begin(), seen.end(), j) != seen.end())
+          r.issue("output.probes",
+                  "value " + r.get("output.probes")->text() + " lists node " + std::to_string(j) + " twice");
+        seen.push_back(j);
+      }
+    }
+    s.probes = *p;
+  } else if (grid_ok) {
+    s.probes = {n / 2};
+  }
+  if (auto v = r.boolean("output.fields")) s.fields = *v;
+  if (auto v = r.integer_in("output.fields_every", 1, kNoUpper)) {
+    s.fields_every = *v;
+  } else if (!r.has("output.fields_every") && s.steps > 0) {
+    long long m = std::max(1LL, s.steps / (kMaxSnapshots * s.every));
+    while (snapshots(s.steps, m * s.every) > kMaxSnapshots) ++m;
+    s.fields_every = m * s.every;
+  }
+  if (auto v = r.boolean("output.vtk")) s.vtk = *v;
+  if (auto v = r.boolean("output.fields_csv")) s.fields_csv = *v;
+  if (auto v = r.boolean("output.plots")) s.plots = *v;
+}
+
+BeamScenario resolve_beam(const RawValue& root, const std::string& file, const std::string& name,
+                          const std::string& source, const std::vector<std::string>& overrides) {
+  Resolver r(schema(), file, detail::read_entries(schema(), root, file, overrides));
+  BeamScenario s;
+  s.name = name;
+  s.source = source;
+  s.given_keys = r.given_keys();
+  resolve_model(r, s);
+  const bool grid_ok = resolve_grid(r, s);
+  resolve_initial(r, s, grid_ok, std::filesystem::path(source).parent_path());
+  resolve_loads(r, s, grid_ok);
+  resolve_integrator(r, s);
+  resolve_output(r, s, grid_ok);
+  detail::throw_if_issues(r);
+  return s;
+}
+
+/// Whether a (non-load) key applies to the resolved scenario (else it is printed only when given, as
+/// ignored).
+bool applies(const BeamScenario& s, const std::string& key) {
+  if (key.rfind("model.", 0) == 0 && key != "model.type" && key != "model.section" &&
+      key != "model.gravity") {
+    if (!contains(section_keys(s.section), key)) return false;
+    if (key == "model.nu") return !s.G_given;
+    if (key == "model.G") return s.G_given;
+    return true;
+  }
+  if (key.rfind("initial.", 0) == 0 && key != "initial.shape") {
+    if (key == "initial.velocity") return !s.file_velocity;
+    return contains(shape_keys(s.shape), key);
+  }
+  return true;
+}
+
+std::string why_ignored(const BeamScenario& s, const std::string& key) {
+  if (key == "model.nu" && s.G_given && s.section != "matrix") return "model.G given";
+  if (key.rfind("model.", 0) == 0) return "model.section = \"" + s.section + "\"";
+  if (key == "initial.velocity") return "velocities from initial.file";
+  return "initial.shape = \"" + s.shape + "\"";
+}
+
+ScenarioValue value_of(const BeamScenario& s, const std::string& k) {
+  const std::vector<std::pair<const char*, ScenarioValue>> values = {
+      {"model.type", std::string("beam")},
+      {"model.section", s.section},
+      {"model.rho", s.rho},
+      {"model.E", s.E},
+      {"model.nu", s.nu},
+      {"model.G", s.G},
+      {"model.a", s.a},
+      {"model.r", s.r},
+      {"model.A", s.A},
+      {"model.J1", s.J1},
+      {"model.J2", s.J2},
+      {"model.J3", s.J3},
+      {"model.shear_factor", s.shear_factor},
+      {"model.K", to_vector(s.K)},
+      {"model.P", to_vector(s.P)},
+      {"model.gravity", to_vector(s.gravity)},
+      {"grid.J", s.J},
+      {"grid.layout", s.layout},
+      {"grid.length", s.length},
+      {"bc.left", s.bc_left},
+      {"bc.right", s.bc_right},
+      {"initial.shape", s.shape},
+      {"initial.origin", to_vector(s.origin)},
+      {"initial.direction", to_vector(s.direction)},
+      {"initial.normal", to_vector(s.normal)},
+      {"initial.radius", s.radius},
+      {"initial.arc_start", s.arc_start},
+      {"initial.file", s.file},
+      {"initial.velocity", to_vector(s.initial_velocity)},
+      {"integrator.method", s.method},
+      {"integrator.variant", s.variant},
+      {"integrator.retraction", s.retraction},
+      {"integrator.start", s.start},
+      {"integrator.dt", s.dt},
+      {"integrator.t_end", s.t_end},
+      {"integrator.newton_tol", s.newton_tol},
+      {"integrator.newton_maxit", s.newton_maxit},
+      {"integrator.allow_unstable", s.allow_unstable},
+      {"output.every", s.every},
+      {"output.probes", s.probes},
+      {"output.fields", s.fields},
+      {"output.fields_every", s.fields_every},
+      {"output.vtk", s.vtk},
+      {"output.fields_csv", s.fields_csv},
+      {"output.plots", s.plots},
+  };
+  for (const auto& [key, v] : values)
+    if (k == key) return v;
+  throw std::logic_error("schema key without a resolved value: " + k);  // keep schema and struct in step
+}
+
+/// The resolved entries of one load ("loads[i].node", ...).
+std::vector<ResolvedEntry> load_entries(const BeamScenario& s, std::size_t i) {
+  const BeamLoad& L = s.loads[i];
+  const std::string p = "loads[" + std::to_string(i) + "].";
+  const auto given = [&](const char* leaf) { return s.given(p + leaf); };
+  std::vector<ResolvedEntry> out;
+  out.push_back({p + "node", L.last ? ScenarioValue(std::string("last")) : ScenarioValue(L.node), false});
+  out.push_back({p + "frame", L.frame, !given("frame")});
+  out.push_back({p + "wrench", to_vector(L.wrench), false});
+  if (!L.times.empty() || given("times")) {
+    out.push_back({p + "times", L.times, false});
+    out.push_back({p + "factors", L.factors, false});
+  }
+  out.push_back({p + "hold", L.hold, !given("hold")});
+  return out;
+}
+
+}  // namespace
+
+// -------------------------------------------------------------------------------------------------------------
+// Public API
+// -------------------------------------------------------------------------------------------------------------
+
+double BeamLoad::factor(double t) const {
+  if (times.empty() || factors.size() != times.size()) return 1.0;
+  if (t < times.front()) return hold ? factors.front() : 0.0;
+  if (t > times.back()) return hold ? factors.back() : 0.0;
+  const auto it = std::upper_bound(times.begin(), times.end(), t);
+  if (it == times.end()) return factors.back();                 // t == times.back()
+  const auto k = static_cast<std::size_t>(it - times.begin());  // times[k-1] <= t < times[k]
+  const double w = (t - times[k - 1]) / (times[k] - times[k - 1]);
+  return (1.0 - w) * factors[k - 1] + w * factors[k];
+}
+
+const std::vector<SchemaEntry>& beam_schema() {
+  static const std::vector<SchemaEntry> schema = [] {
+    const std::string opt = "optional";
+    const std::string not_matrix = "optional; not for model.section = \"matrix\"";
+    const std::string general = "required for model.section = \"general\"";
+    const std::string matrix = "required for model.section = \"matrix\"";
+    const std::string straight = "optional; initial.shape = \"straight\"";
+    const std::string arc = "optional; initial.shape = \"arc\"";
+    const std::string load = "optional; in each [[loads]] table";
+    return std::vector<SchemaEntry>{
+        {"model.type", ValueType::string, "required", "", "", "beam", "the model", ""},
+        {"model.section", ValueType::string, opt, "\"square\"", "", join(kSections),
+         "cross-section: square (edge a), circle (radius r), general (A, J1, J2, J3) or matrix (K, P in "
+         "full)",
+         ""},
+        {"model.rho", ValueType::number, not_matrix, "1.0", "kg/m^3", "> 0", "density rho", ""},
+        {"model.E", ValueType::number, not_matrix, "1.0", "Pa", "> 0", "Young's modulus E", ""},
+        {"model.nu", ValueType::number, "optional; at most one of model.nu, model.G", "0.0", "", "(-1, 0.5)",
+         "Poisson's ratio: G = E / (2 (1 + nu))", ""},
+        {"model.G", ValueType::number, "optional; at most one of model.nu, model.G", "E / (2 (1 + nu))", "Pa",
+         "> 0", "shear modulus G", ""},
+        {"model.a", ValueType::number, "required for model.section = \"square\"", "", "m", "> 0",
+         "square edge a: A = a^2, J2 = J3 = a^4/12, J1 = J2 + J3", ""},
+        {"model.r", ValueType::number, "required for model.section = \"circle\"", "", "m", "> 0",
+         "circle radius r: A = pi r^2, J2 = J3 = pi r^4/4, J1 = pi r^4/2", ""},
+        {"model.A", ValueType::number, general, "", "m^2", "> 0", "section area A", ""},
+        {"model.J1", ValueType::number, general, "", "m^4", "> 0",
+         "polar moment J1 (rotary inertia rho J1 and torsional stiffness G J1)", ""},
+        {"model.J2", ValueType::number, general, "", "m^4", "> 0", "second moment J2 (bending about e2)", ""},
+        {"model.J3", ValueType::number, general, "", "m^4", "> 0", "second moment J3 (bending about e3)", ""},
+        {"model.shear_factor", ValueType::number, not_matrix, "1.0", "", "> 0",
+         "shear factor k_s: P = diag(G J1, E J2, E J3, E A, k_s G A, k_s G A)", ""},
+        {"model.K", ValueType::mat6, matrix, "", "", "symmetric positive definite 6x6",
+         "inertia per length K (angular, linear); default diag(rho J1, rho J2, rho J3, rho A, rho A, rho A)",
+         ""},
+        {"model.P", ValueType::mat6, matrix, "", "", "symmetric positive definite 6x6",
+         "stiffness P of the strain (kappa, Gamma) - E6", ""},
+        {"model.gravity", ValueType::vec3, opt, "[0.0, 0.0, 0.0]", "m/s^2", "finite",
+         "gravity vector (potential -rho A g . p per length; rho A = K[3][3])", ""},
+        {"grid.J", ValueType::integer, opt, "20", "", ">= 1",
+         "number of segments; ds = length / J; n_nodes = J + 1 (vertex) or J (cell)", ""},
+        {"grid.layout", ValueType::string, opt, "\"vertex\"", "", join(kLayouts),
+         "nodes: vertex s_j = j ds, j = 0..J; cell s_j = (j + 1/2) ds, j = 0..J-1", ""},
+        {"grid.length", ValueType::number, opt, "1.0", "m", "> 0", "beam length S, s in [0, S]", ""},
+        {"bc.left", ValueType::string, opt, "\"free\"", "", join(kBoundaries),
+         "end s = 0: free (zero stress) or clamped (node held at its initial pose; vertex layout only)", ""},
+        {"bc.right", ValueType::string, opt, "\"free\"", "", join(kBoundaries), "end s = S, as bc.left", ""},
+        {"initial.shape", ValueType::string, opt, "\"straight\"", "", join(kShapes),
+         "initial configuration; \"file\" when only initial.file is given", ""},
+        {"initial.origin", ValueType::vec3, straight, "[0.0, 0.0, 0.0]", "m", "finite",
+         "position of node s = 0", ""},
+        {"initial.direction", ValueType::vec3, straight, "[1.0, 0.0, 0.0]", "", "non-zero (normalised)",
+         "beam axis, the first director d", ""},
+        {"initial.normal", ValueType::vec3, straight, "[0.0, 0.0, 1.0]", "",
+         "not parallel to direction (orthogonalised)", "third director n; frames R = [d | n x d | n]", ""},
+        {"initial.radius", ValueType::number, arc, "1.0", "m", "> 0",
+         "arc radius: centre line radius (0, cos u, sin u), u = arc_start + s / radius", ""},
+        {"initial.arc_start", ValueType::number, arc, "0.5235987755982988", "rad", "finite",
+         "angle u at s = 0 (pi/6: the arc of §8.2, symmetric about z for length 2 pi/3)", ""},
+        {"initial.file", ValueType::string, "required iff initial.shape = \"file\"", "", "",
+         "CSV path, relative to the scenario file's folder",
+         "header x,y,z,qw,qx,qy,qz[,w1,w2,w3,v1,v2,v3], one row per node, unit quaternions within 1e-9", ""},
+        {"initial.velocity", ValueType::vec6, "optional; not with velocity columns in initial.file",
+         "[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]", "rad/s, m/s", "finite",
+         "uniform body velocity (w1, w2, w3, v1, v2, v3) of every node", ""},
+        {"loads.node", ValueType::integer_or_string, "required in each [[loads]] table", "", "",
+         "integer in [0, n_nodes) or \"last\"", "node the point wrench acts at", ""},
+        {"loads.frame", ValueType::string, load, "\"spatial\"", "", join(kFrames),
+         "spatial: dead load (fixed directions, torque about the node); body: follower load", ""},
+        {"loads.wrench", ValueType::vec6, "required in each [[loads]] table", "", "N m, N", "finite",
+         "wrench (M1, M2, M3, F1, F2, F3), scaled by the factor f(t)", ""},
+        {"loads.times", ValueType::number_array, "optional; with loads.factors", "", "s",
+         "strictly increasing", "times of the factor table (none: f = 1)", ""},
+        {"loads.factors", ValueType::number_array, "optional; with loads.times", "", "", "one per time",
+         "factors of the table: f piecewise linear through (times, factors)", ""},
+        {"loads.hold", ValueType::boolean, load, "false", "", "true, false",
+         "outside the table hold the end factors (else f = 0)", ""},
+        {"integrator.method", ValueType::string, opt, "\"type-i\"", "", join(kMethods),
+         "type-i (deterministic here; type-ii arrives with the stochastic beam)", ""},
+        {"integrator.variant", ValueType::string, opt, "\"exact\"", "", join(kVariants),
+         "exact variations (approx arrives with the stochastic beam)", ""},
+        {"integrator.retraction", ValueType::string, opt, "\"cayley\"", "", join(kRetractions),
+         "retraction tau on SE(3)", ""},
+        {"integrator.start", ValueType::string, opt, "\"half\"", "", join(kStarts),
+         "first velocity: half (velocity-Verlet half kick) or full step", ""},
+        {"integrator.dt", ValueType::number, "required", "", "s",
+         "> 0, t_end/dt an integer within 1e-9 relative", "time step", ""},
+        {"integrator.t_end", ValueType::number, "required", "", "s", "> 0",
+         "final time (the run starts at t = 0)", ""},
+        {"integrator.newton_tol", ValueType::number, opt, "1e-13", "", "> 0",
+         "Newton tolerance of the implicit velocity update", ""},
+        {"integrator.newton_maxit", ValueType::integer, opt, "30", "", ">= 1", "Newton iteration limit", ""},
+        {"integrator.allow_unstable", ValueType::boolean, opt, "false", "", "true, false",
+         "run even when dt is beyond the a-priori stability bound", ""},
+        {"output.every", ValueType::integer, opt, "1", "steps", ">= 1",
+         "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
+        {"output.probes", ValueType::integer_array, opt, "[n_nodes/2]", "",
+         "distinct node indices in [0, n_nodes)", "nodes whose pose is in series.csv", ""},
+        {"output.fields", ValueType::boolean, opt, "true", "", "true, false", "write fields.h5", ""},
+        {"output.fields_every", ValueType::integer, opt, "every, raised to <= 1000 snapshots", "steps",
+         ">= 1", "a snapshot (fields.h5, vtk) every `fields_every` steps (t = 0 and t = t_end always)", ""},
+        {"output.vtk", ValueType::boolean, opt, "true", "", "true, false",
+         "write beam.pvd and a .vtp polyline per snapshot", ""},
+        {"output.fields_csv", ValueType::boolean, opt, "false", "", "true, false",
+         "also write the final snapshot as final_fields.csv", ""},
+        {"output.plots", ValueType::boolean, opt, "true", "", "true, false",
+         "make the PNG plots (python3 + matplotlib)", ""},
+    };
+  }();
+  return schema;
+}
+
+long long BeamScenario::n_nodes() const {
+  return layout == "cell" ? J : J + 1;
+}
+
+double BeamScenario::s_of(long long j) const {
+  const double x = static_cast<double>(j);
+  return layout == "cell" ? (x + 0.5) * ds() : x * ds();
+}
+
+bool BeamScenario::given(const std::string& key) const {
+  return std::binary_search(given_keys.begin(), given_keys.end(), key);
+}
+
+BeamScenario load_beam_scenario(const std::filesystem::path& path,
+                                const std::vector<std::string>& overrides) {
+  const std::string file = path.string();
+  return resolve_beam(detail::parse_toml(detail::read_scenario_text(path), file), file, path.stem().string(),
+                      file, overrides);
+}
+
+BeamScenario parse_beam_scenario(const std::string& toml_text, const std::string& file_label,
+                                 const std::string& name, const std::vector<std::string>& overrides) {
+  return resolve_beam(detail::parse_toml(toml_text, file_label), file_label, name, "", overrides);
+}
+
+std::vector<ResolvedEntry> resolved_entries(const BeamScenario& s) {
+  std::vector<ResolvedEntry> out;
+  for (const auto& e : beam_schema()) {
+    if (e.key.rfind("loads.", 0) == 0) continue;
+    const bool given = s.given(e.key);
+    const bool derived = e.key == "model.type" || (e.key == "initial.shape" && s.shape == "file" && !given);
+    if (given || applies(s, e.key)) out.push_back({e.key, value_of(s, e.key), !given && !derived});
+    if (e.key == "initial.velocity")  // the loads follow the initial section, as in the schema
+      for (std::size_t i = 0; i < s.loads.size(); ++i)
+        for (auto& l : load_entries(s, i)) out.push_back(std::move(l));
+  }
+  return out;
+}
+
+std::vector<std::string> ignored_key_notes(const BeamScenario& s) {
+  std::vector<std::string> notes;
+  for (const auto& e : beam_schema()) {
+    if (e.key.rfind("loads.", 0) == 0 || !s.given(e.key) || applies(s, e.key)) continue;
+    notes.push_back("key '" + e.key + "' is ignored with " + why_ignored(s, e.key));
+  }
+  for (std::size_t i = 0; i < s.loads.size(); ++i) {
+    const std::string p = "loads[" + std::to_string(i) + "].";
+    if (s.given(p + "hold") && s.loads[i].times.empty())
+      notes.push_back("key '" + p + "hold' is ignored without a factor table (times, factors)");
+  }
+  return notes;
+}
+
+std::string to_toml(const BeamScenario& s) {
+  const auto notes = ignored_key_notes(s);
+  auto diag = [](const Mat6& m) {
+    std::string t;
+    for (std::size_t i = 0; i < 6; ++i) t += (i ? ", " : "") + format_number(m[i][i]);
+    return t;
+  };
+  std::string extra = "; " + nodes_text(s) + ", ds = " + format_number(s.ds());
+  if (s.section != "matrix")
+    extra += "\n# section: A = " + format_number(s.A) + ", J1 = " + format_number(s.J1) +
+             ", J2 = " + format_number(s.J2) + ", J3 = " + format_number(s.J3) +
+             ", G = " + format_number(s.G) + "\n# K = diag(" + diag(s.K) + ")\n# P = diag(" + diag(s.P) + ")";
+  std::string t =
+      detail::toml_header("beam scenario", s.name, s.source, s.steps, s.dt, s.t_end, extra, notes);
+  std::vector<ResolvedEntry> flat, loads;
+  for (auto& e : resolved_entries(s)) (e.key.rfind("loads[", 0) == 0 ? loads : flat).push_back(std::move(e));
+  const auto comments = [&](const ResolvedEntry& e) {
+    std::vector<std::string> c;
+    for (const auto& n : notes)
+      if (n.find("'" + e.key + "'") != std::string::npos) c.push_back(n.substr(n.find("ignored")));
+    return c;
+  };
+  t += detail::entries_toml(flat, comments);
+  std::string current;
+  for (const auto& e : loads) {
+    const auto close = e.key.find(']');
+    const std::string table = e.key.substr(0, close + 1), leaf = e.key.substr(close + 2);
+    if (table != current) {
+      t += "\n[[loads]]  # " + table + "\n";
+      current = table;
+    }
+    std::string line = leaf + " = " + detail::value_toml(e.value);
+    std::vector<std::string> parts;
+    if (e.is_default) parts.emplace_back("default");
+    for (auto& c : comments(e)) parts.push_back(std::move(c));
+    if (!parts.empty()) {
+      if (line.size() < 40) line.resize(40, ' ');
+      line += "  # " + join(parts, "; ");
+    }
+    t += line + "\n";
+  }
+  return t;
+}
+
+/// The beam resolver on a parsed document, for the dispatch of wave_scenario.cpp.
+namespace detail {
+BeamScenario resolve_beam_document(const RawValue& root, const std::string& file, const std::string& name,
+                                   const std::string& source, const std::vector<std::string>& overrides) {
+  return resolve_beam(root, file, name, source, overrides);
+}
+}  // namespace detail
+
+}  // namespace lievi::io

@@ -1,0 +1,387 @@
+/// @file src/run/beam_run.cpp
+/// @brief The beam run pipeline (deterministic, exact variant): model and initial state from the scenario, the
+/// level loop, series.csv, fields.h5, the ParaView series, summary.json, plots.
+#include "lievi/run/beam_run.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <Eigen/Geometry>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <variant>
+
+#include "lievi/core/error.hpp"
+#include "lievi/field/stepper.hpp"
+#include "lievi/io/fields_h5.hpp"
+#include "lievi/io/output_dir.hpp"
+#include "lievi/io/table_csv.hpp"
+#include "lievi/io/vtk.hpp"
+#include "lievi/models/beam.hpp"
+#include "lievi/run/plots.hpp"
+#include "lievi/run/progress.hpp"
+#include "lievi/version.hpp"
+
+namespace lievi::run {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using lie::Mat3;
+using lie::Mat6;
+using lie::SE3;
+using lie::Vec3;
+using lie::Vec6;
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+std::string file_of(const io::BeamScenario& s) { return s.source.empty() ? s.name : s.source; }
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+Mat6 mat6(const std::array<std::array<double, 6>, 6>& a) {
+  Mat6 M;
+  for (int i = 0; i < 6; ++i)
+    for (int k = 0; k < 6; ++k) M(i, k) = a[static_cast<std::size_t>(i)][static_cast<std::size_t>(k)];
+  return M;
+}
+
+field::Grid grid_of(const io::BeamScenario& s) {
+  auto end = [](const std::string& b) { return b == "clamped" ? field::End::clamped : field::End::free; };
+  return field::Grid(s.layout == "cell" ? field::Layout::cell : field::Layout::vertex, s.J, s.length,
+                     end(s.bc_left), end(s.bc_right));
+}
+
+template <class Ret>
+models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
+  models::Beam<Ret> b;
+  const Mat6 K = mat6(s.K), P = mat6(s.P);
+  b.K_node.assign(static_cast<std::size_t>(grid.n_nodes()), K);
+  b.P_seg.assign(static_cast<std::size_t>(grid.n_segments()), P);
+  b.E_seg.assign(static_cast<std::size_t>(grid.n_segments()), models::straight_strain());
+  b.rhoA_node.assign(static_cast<std::size_t>(grid.n_nodes()), K(3, 3));  // rho A = the translational inertia
+  b.gravity = Vec3(s.gravity[0], s.gravity[1], s.gravity[2]);
+  b.momentum_scale = 1e-12 * K.norm();
+  if (!s.loads.empty()) {
+    const std::vector<io::BeamLoad> loads = s.loads;
+    b.point_load = [loads](std::ptrdiff_t j, const SE3& g, double t) {
+      Vec6 f = Vec6::Zero();
+      for (const auto& l : loads) {
+        if (l.node != j) continue;
+        const double c = l.factor(t);
+        if (c == 0.0) continue;
+        const Vec3 M(l.wrench[0], l.wrench[1], l.wrench[2]), F(l.wrench[3], l.wrench[4], l.wrench[5]);
+        if (l.frame == "body") {
+          f.head<3>() += c * M;
+          f.tail<3>() += c * F;
+        } else {  // dead: spatial directions, torque about the node
+          f.head<3>() += c * (g.rotation().transpose() * M);
+          f.tail<3>() += c * (g.rotation().transpose() * F);
+        }
+      }
+      return f;
+    };
+  }
+  return b;
+}
+
+template <class Ret>
+using Stepper = field::StaggeredStepper<models::Beam<Ret>>;
+using AnyStepper = std::variant<Stepper<lie::Cayley<SE3>>, Stepper<lie::Exp<SE3>>>;
+
+template <class Ret>
+Stepper<Ret> make(const io::BeamScenario& s) {
+  const field::Grid grid = grid_of(s);
+  typename Stepper<Ret>::Options o;
+  o.dt = s.dt;
+  o.start = s.start == "full" ? field::Start::full : field::Start::half;
+  o.lie_tol = s.newton_tol;
+  o.newton_maxit = static_cast<int>(s.newton_maxit);
+  Stepper<Ret> st(model_of<Ret>(s, grid), grid, o);
+  field::NodeField<SE3> g0(grid.n_nodes(), SE3());
+  field::NodeField<Vec6> z0(grid.n_nodes(), Vec6::Zero());
+  for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
+    const auto& q = s.poses.at(static_cast<std::size_t>(j));
+    const Eigen::Quaterniond Q(q[3], q[4], q[5], q[6]);
+    g0[{j}] = SE3(Mat3(Q.normalized().toRotationMatrix()), Vec3(q[0], q[1], q[2]));
+    if (!s.velocity.empty())
+      for (int c = 0; c < 6; ++c) z0[{j}][c] = s.velocity.at(static_cast<std::size_t>(j))[static_cast<std::size_t>(c)];
+  }
+  try {
+    st.initialize(g0, z0);
+  } catch (const std::invalid_argument& e) {
+    throw invalid_argument(file_of(s), "initial.shape", e.what());
+  }
+  return st;
+}
+
+/// Diagnostics of level n from the current state (before the step n -> n+1).
+struct Level {
+  Vec6 J = Vec6::Zero();
+  double orth = 0, strain = 0, gravity = 0;
+};
+
+template <class St>
+Level level_of(const St& st, const io::BeamScenario& s) {
+  Level L;
+  const auto& grid = st.grid();
+  const Vec3 gvec(s.gravity[0], s.gravity[1], s.gravity[2]);
+  for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {  // fixed order
+    const SE3& g = st.g()[{j}];
+    const Vec6& M = st.pre_momentum()[{j}];
+    const Vec3 Rm = g.rotation() * M.head<3>(), Rn = g.rotation() * M.tail<3>();
+    const double w = st.weight(j);
+    L.J.head<3>() += w * (Rm + g.translation().cross(Rn));
+    L.J.tail<3>() += w * Rn;
+    L.orth = std::max(L.orth, (g.rotation().transpose() * g.rotation() - Mat3::Identity()).cwiseAbs().maxCoeff());
+    L.gravity += w * st.model().gravity_density(j, g);
+  }
+  for (std::ptrdiff_t e = 0; e < grid.n_segments(); ++e) {
+    const SE3& a = st.g()[grid.first({e})];
+    const SE3& b = st.g()[grid.second({e})];
+    const Vec6 gam = st.model().relative(a, b) / grid.ds();
+    L.strain = std::max(L.strain, (gam - st.gamma()[{e}]).cwiseAbs().maxCoeff());
+  }
+  (void)gvec;
+  return L;
+}
+
+struct Snapshot {
+  std::vector<double> R, p, zeta, gamma;
+};
+
+template <class St>
+void fill_snapshot(const St& st, Snapshot& sn, bool configuration) {
+  const auto& grid = st.grid();
+  if (configuration) {
+    sn.R.clear(), sn.p.clear(), sn.gamma.clear();
+    for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
+      const SE3& g = st.g()[{j}];
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) sn.R.push_back(g.rotation()(r, c));
+      for (int c = 0; c < 3; ++c) sn.p.push_back(g.translation()[c]);
+    }
+    for (std::ptrdiff_t e = 0; e < grid.n_segments(); ++e)
+      for (int c = 0; c < 6; ++c) sn.gamma.push_back(st.gamma()[{e}][c]);
+  } else {
+    sn.zeta.clear();
+    for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j)
+      for (int c = 0; c < 6; ++c) sn.zeta.push_back(st.zeta()[{j}][c]);
+  }
+}
+
+using json = nlohmann::ordered_json;
+
+}  // namespace
+
+double beam_stable_dt(const io::BeamScenario& s) {
+  const field::Grid grid = grid_of(s);
+  return model_of<lie::Cayley<SE3>>(s, grid).stable_dt(grid.ds());
+}
+
+void check_beam(const io::BeamScenario& s) {
+  const double limit = beam_stable_dt(s);
+  if (s.dt >= limit && !s.allow_unstable) {
+    throw invalid_argument(file_of(s), "integrator.dt",
+                           "value " + io::format_number(s.dt) + " is beyond the a-priori stability bound 2/omega_max = " +
+                               io::format_number(limit) + " of the scheme (beam-integrators.md §5.4, ds = " +
+                               io::format_number(s.ds()) + "); the largest stable dt is below " +
+                               io::format_number(limit) + " (set integrator.allow_unstable = true to run anyway)");
+  }
+}
+
+std::vector<std::string> beam_series_columns(const io::BeamScenario& s) {
+  std::vector<std::string> c = {"t",      "E_d",    "E_c",    "kinetic", "potential", "Jang_x",
+                                "Jang_y", "Jang_z", "Jlin_x", "Jlin_y",  "Jlin_z",    "orth_err",
+                                "strain_consistency", "newton_max", "end0_x", "end0_y", "end0_z",
+                                "endL_x", "endL_y", "endL_z"};
+  for (long long j : s.probes)
+    for (const char* x : {"_x", "_y", "_z"}) c.push_back("p" + std::to_string(j) + x);
+  return c;
+}
+
+fs::path default_output_dir(const io::BeamScenario& s) { return fs::path("runs") / s.name; }
+
+WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options) {
+  const auto t0 = Clock::now();
+  check_beam(s);
+  AnyStepper any = s.retraction == "exp" ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s));
+  io::OutputDir dir(out_dir, options.force);
+  WaveRunResult r;
+  r.cfl_dt = beam_stable_dt(s);
+  r.notes = io::ignored_key_notes(s);
+  double integrate_s = 0;
+  double c_min = INFINITY, c_max = -INFINITY, J_drift = 0, orth_max = 0;
+  std::vector<std::pair<double, std::string>> pvd;
+  std::visit(
+      [&](auto& st) {
+        const auto& grid = st.grid();
+        const std::ptrdiff_t n_nodes = grid.n_nodes();
+        io::TableCsvWriter csv(dir.tmp() / "series.csv", beam_series_columns(s));
+        std::optional<io::FieldsH5Writer> h5;
+        if (s.fields) {
+          std::vector<double> pos;
+          for (long long j = 0; j < n_nodes; ++j) pos.push_back(s.s_of(j));
+          const std::size_t nn = static_cast<std::size_t>(n_nodes), ns = static_cast<std::size_t>(grid.n_segments());
+          h5.emplace(dir.tmp() / "fields.h5", pos,
+                     std::vector<io::FieldSpec>{
+                         {"R", {nn, 3, 3}, {}, "director frames R_j^n (columns d1, d2, d3; body to spatial)"},
+                         {"p", {nn, 3}, {}, "centre line p_j^n"},
+                         {"zeta", {nn, 6}, {{"time_offset", 0.5 * s.dt}}, "body velocity zeta_j^{n+1/2} = (omega, v)"},
+                         {"gamma", {ns, 6}, {}, "strain gamma_{j+1/2}^n = (kappa, Gamma) on the segments"}},
+                     "beam");
+        }
+        ProgressLine line(s.steps, s.t_end, options.progress == Progress::automatic);
+        std::vector<double> row;
+        Vec6 J0 = Vec6::Zero();
+        Snapshot sn;
+        long long k_vtk = 0;
+        const auto tb = Clock::now();
+        for (long long n = 0; n <= s.steps; ++n) {
+          const bool out = n % s.every == 0 || n == s.steps;
+          const bool snap = (s.fields || s.vtk) && (n % s.fields_every == 0 || n == s.steps);
+          Level L;
+          row.clear();
+          if (out || snap) L = level_of(st, s);
+          if (n == 0) J0 = L.J;
+          if (out) {
+            row = {s.time_at(n)};
+            row.resize(14, nan);
+            for (int c = 0; c < 6; ++c) row[5 + static_cast<std::size_t>(c)] = L.J[c];
+            row[11] = L.orth, row[12] = L.strain;
+            for (std::ptrdiff_t j : {std::ptrdiff_t{0}, n_nodes - 1})
+              for (int c = 0; c < 3; ++c) row.push_back(st.g()[{j}].translation()[c]);
+            for (long long j : s.probes)
+              for (int c = 0; c < 3; ++c) row.push_back(st.g()[{static_cast<std::ptrdiff_t>(j)}].translation()[c]);
+            orth_max = std::max(orth_max, L.orth);
+            if (s.loads.empty() && s.gravity == std::array<double, 3>{}) J_drift = std::max(J_drift, (L.J - J0).cwiseAbs().maxCoeff());
+          }
+          if (snap) fill_snapshot(st, sn, true);
+          field::LevelEnergy E;
+          int newton = 0;
+          bool failed = false;
+          if (n == s.steps) {
+            if (out || snap) {
+              const auto t_int = Clock::now();
+              E = st.energy_now();
+              integrate_s -= seconds(Clock::now() - t_int);  // diagnostics, not stepping
+            }
+          } else {
+            const field::StepReport rep = st.step(out ? &E : nullptr);
+            newton = rep.iterations;
+            if (!rep.ok) {
+              RunFailure f;
+              f.step = n + 1;
+              f.t = s.time_at(n);
+              f.node = static_cast<int>(rep.node);
+              f.residual = rep.residual;
+              f.message = rep.message + (rep.message.find("segment") == std::string::npos
+                                             ? " at node " + std::to_string(rep.node) : std::string());
+              f.hint = "dt = " + io::format_number(s.dt) + " (a-priori bound " + io::format_number(r.cfl_dt) +
+                       "); try a smaller integrator.dt or larger integrator.newton_maxit";
+              r.failure = f;
+              failed = true;
+              E = field::LevelEnergy{nan, nan, nan};
+            } else {
+              r.steps = n + 1;
+            }
+          }
+          if (out) {
+            const double Vg = L.gravity;
+            row[1] = E.E_d() + Vg, row[2] = E.E_c() + Vg;
+            row[3] = 0.5 * (E.kinetic_before + E.kinetic_after), row[4] = E.potential + Vg;
+            row[13] = newton;
+            csv.row(row);
+            ++r.rows;
+            if (std::isfinite(row[2])) c_min = std::min(c_min, row[2]), c_max = std::max(c_max, row[2]);
+          }
+          if (snap && !failed) {
+            if (n < s.steps) fill_snapshot(st, sn, false);  // zeta^{n+1/2} of the step just taken
+            else sn.zeta.assign(static_cast<std::size_t>(n_nodes) * 6, nan);
+          }
+          if (snap && h5) {
+            if (sn.zeta.empty()) sn.zeta.assign(static_cast<std::size_t>(n_nodes) * 6, nan);
+            const std::span<const double> f[] = {sn.R, sn.p, sn.zeta, sn.gamma};
+            h5->append(s.time_at(n), f);
+            ++r.snapshots;
+          }
+          if (snap && s.vtk) {
+            std::vector<double> d[3];
+            for (std::ptrdiff_t j = 0; j < n_nodes; ++j)
+              for (int c = 0; c < 3; ++c)
+                for (int r3 = 0; r3 < 3; ++r3) d[c].push_back(sn.R[static_cast<std::size_t>(j * 9 + r3 * 3 + c)]);
+            const std::string name = "beam_" + std::to_string(k_vtk++) + ".vtp";
+            io::write_vtp_polyline(dir.tmp() / name, sn.p, {{"d1", 3, d[0]}, {"d2", 3, d[1]}, {"d3", 3, d[2]}});
+            pvd.emplace_back(s.time_at(n), name);
+          }
+          if (failed) break;
+          line.update(n, s.time_at(n));
+        }
+        line.finish();
+        integrate_s += seconds(Clock::now() - tb);
+        r.complete = !r.failure;
+        r.t_final = r.complete ? s.t_end : r.failure->t;
+        r.newton_max = st.newton_max();
+        r.diagnostics = {{"E_c_fluctuation", c_max - c_min},
+                         {"momentum_max_drift", J_drift},
+                         {"orth_err_max", orth_max},
+                         {"newton_mean", r.steps > 0 ? static_cast<double>(st.newton_total()) /
+                                                           (static_cast<double>(r.steps) * static_cast<double>(n_nodes))
+                                                     : 0.0}};
+        csv.close();
+        if (h5) h5->close();
+      },
+      any);
+  if (s.vtk) io::write_pvd(dir.tmp() / "beam.pvd", pvd);
+  r.integrate_s = integrate_s;
+  if (s.plots) {
+    const fs::path script = find_python_script("lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT");
+    if (script.empty()) r.notes.emplace_back("plots skipped: plot script lievi_beam_plot.py not found");
+    else if (const auto why = run_plot_script(script, dir.tmp(), {dir.tmp().string(), "--title", s.name}))
+      r.notes.push_back("plots skipped: " + *why);
+  } else {
+    r.notes.emplace_back("plots not made: output.plots = false");
+  }
+  r.out_dir = out_dir;
+  r.total_s = seconds(Clock::now() - t0);
+  json j;
+  j["status"] = r.complete ? "complete" : "incomplete";
+  if (r.failure) {
+    const auto& f = *r.failure;
+    j["failure"] = {{"step", f.step}, {"t", f.t}, {"node", f.node}, {"residual", f.residual},
+                    {"message", f.message}, {"hint", f.hint}};
+  }
+  json sc = json::object();
+  for (const auto& e : io::resolved_entries(s)) {
+    const auto dot = e.key.find('.');
+    sc[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
+  }
+  j["scenario"] = sc;
+  j["scenario_name"] = s.name;
+  j["method"] = {{"id", "type-i"}, {"variant", s.variant}, {"order", 2}, {"retraction", s.retraction}};
+  j["steps"] = r.steps;
+  j["steps_planned"] = s.steps;
+  j["rows"] = r.rows;
+  j["snapshots"] = r.snapshots;
+  j["n_nodes"] = s.n_nodes();
+  j["stable_dt_bound"] = r.cfl_dt;
+  const double node_steps = static_cast<double>(r.steps) * static_cast<double>(s.n_nodes());
+  j["timing"] = {{"integrate_s", r.integrate_s}, {"total_s", r.total_s},
+                 {"ns_per_node_step", node_steps > 0 ? 1e9 * r.integrate_s / node_steps : 0.0}};
+  json d = json::object();
+  for (const auto& [name, value] : r.diagnostics) d[name] = std::isfinite(value) ? json(value) : json(nullptr);
+  j["diagnostics"] = d;
+  j["newton"] = {{"max", r.newton_max}};
+  j["notes"] = r.notes;
+  j["version"] = lievi::version;
+  {
+    std::ofstream out(dir.tmp() / "summary.json", std::ios::binary);
+    out << j.dump(2) << "\n";
+    out.close();
+    if (!out) throw std::runtime_error("writing summary.json failed");
+  }
+  dir.commit();
+  return r;
+}
+
+}  // namespace lievi::run

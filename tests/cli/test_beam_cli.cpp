@@ -1,0 +1,97 @@
+// `lievi run` of beam scenarios end to end: the flying spaghetti's impulse and outputs (series.csv, fields.h5,
+// beam.pvd), momentum conservation of the free bending beam, thread-count independence of the files, and the
+// stability refusal / blow-up exits.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "lievi/io/fields_h5.hpp"
+#include "lievi/io/table_csv.hpp"
+#include "support/cli_process.hpp"
+
+namespace fs = std::filesystem;
+using lievi::test::fresh_dir;
+using lievi::test::read_file;
+using lievi::test::run_program;
+
+namespace {
+
+const fs::path tmp = fs::path(LIEVI_TEST_TMP_DIR) / "beam";
+const std::string examples = std::string(LIEVI_TEST_SOURCE_DIR) + "/examples/beam/";
+
+lievi::test::CliResult cli(const fs::path& cwd, std::vector<std::string> args, const std::string& env = "") {
+  return run_program(LIEVI_CLI_PATH, cwd, args, env);
+}
+nlohmann::json summary(const fs::path& dir) { return nlohmann::json::parse(read_file(dir / "summary.json")); }
+std::size_t column(const lievi::io::CsvTable& t, const std::string& name) {
+  for (std::size_t c = 0; c < t.columns.size(); ++c)
+    if (t.columns[c] == name) return c;
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+}  // namespace
+
+TEST(BeamCli, FlyingSpaghettiImpulseAndOutputs) {
+  const fs::path cwd = fresh_dir(tmp, "spaghetti");
+  const auto r = cli(cwd, {"run", examples + "flying_spaghetti.toml", "--out", "out", "--set", "integrator.t_end=6",
+                           "--set", "output.every=100", "--set", "output.plots=false"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const fs::path out = cwd / "out";
+  const auto s = lievi::io::read_csv_table(out / "series.csv");
+  EXPECT_EQ(s.columns[0], "t");
+  EXPECT_EQ(s.rows.back()[0], 6.0);
+  // the dead force's impulse: (50, 0, 0) after the load (t > 5)
+  EXPECT_NEAR(s.rows.back()[column(s, "Jlin_x")], 50.0, 1e-9);
+  EXPECT_NEAR(s.rows.back()[column(s, "Jlin_y")], 0.0, 1e-9);
+  EXPECT_LT(s.rows.back()[column(s, "orth_err")], 1e-13);
+  EXPECT_EQ(s.rows.back()[column(s, "strain_consistency")], 0.0);
+  EXPECT_NEAR(s.rows.back()[column(s, "E_c")], 871.52, 0.01);
+  const auto R = lievi::io::read_h5_dataset(out / "fields.h5", "R");
+  ASSERT_EQ(R.shape.size(), 4u);
+  EXPECT_EQ(R.shape[1], 21u);
+  EXPECT_EQ(R.shape[2], 3u);
+  const auto p = lievi::io::read_h5_dataset(out / "fields.h5", "p");
+  // the first snapshot is the initial straight beam from (6, 0, 0) towards (0, 8, 0)
+  EXPECT_NEAR(p.data[0], 6.0, 1e-14);
+  EXPECT_NEAR(p.data[20 * 3 + 0], 0.0, 1e-13);
+  EXPECT_NEAR(p.data[20 * 3 + 1], 8.0, 1e-13);
+  EXPECT_NEAR(lievi::io::read_h5_attribute(out / "fields.h5", "zeta", "time_offset"), 0.5e-3, 1e-18);
+  const std::string pvd = read_file(out / "beam.pvd");
+  EXPECT_NE(pvd.find("beam_0.vtp"), std::string::npos);
+  EXPECT_TRUE(fs::exists(out / "beam_0.vtp"));
+  EXPECT_EQ(summary(out)["status"], "complete");
+}
+
+TEST(BeamCli, FreeBeamKeepsMomentumAndThreadsGiveTheSameFiles) {
+  const fs::path cwd = fresh_dir(tmp, "bending");
+  for (const char* n : {"1", "2"}) {
+    const auto r = cli(cwd, {"run", examples + "bending.toml", "--out", std::string("t") + n, "--set", "grid.J=600",
+                             "--set", "integrator.dt=2e-6", "--set", "integrator.t_end=1e-4", "--set", "output.every=5",
+                             "--set", "output.plots=false", "--set", "initial.velocity=[1,2,0.5,0.1,-0.2,0.3]"},
+                       std::string("OMP_NUM_THREADS=") + n);
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  EXPECT_EQ(read_file(cwd / "t1" / "series.csv"), read_file(cwd / "t2" / "series.csv"));
+  const auto j = summary(cwd / "t1");
+  EXPECT_LT(j["diagnostics"]["momentum_max_drift"].get<double>(), 1e-11);
+}
+
+TEST(BeamCli, StabilityBoundRefusedOrBlowUpStopsWithNode) {
+  const fs::path cwd = fresh_dir(tmp, "unstable");
+  auto r = cli(cwd, {"run", examples + "bending.toml", "--out", "x", "--set", "integrator.dt=1e-3"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("integrator.dt"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("largest stable dt"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(cwd / "x"));
+  r = cli(cwd, {"run", examples + "bending.toml", "--out", "y", "--set", "integrator.dt=1.25e-3", "--set",
+                "integrator.allow_unstable=true", "--set", "output.every=1", "--set", "output.plots=false"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  const auto j = summary(cwd / "y");
+  EXPECT_EQ(j["status"], "incomplete");
+  EXPECT_GE(j["failure"]["node"].get<int>(), 0);
+}
