@@ -97,7 +97,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="lievi_wave_")
     R = Runner(exe, tmp)
     ver = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
-    say(f"wave_results.py: {ver} ({exe}); numpy {np.__version__}, matplotlib {matplotlib.__version__}, "
+    say(f"wave_results.py: {ver} ({os.path.relpath(exe)}); numpy {np.__version__}, matplotlib {matplotlib.__version__}, "
         f"h5py {h5py.__version__}; {platform.machine()}, {os.cpu_count()} cores")
     say(f"started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; runs in {tmp}")
 
