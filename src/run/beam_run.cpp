@@ -22,7 +22,7 @@
 #include "lievi/models/beam.hpp"
 #include "lievi/run/plots.hpp"
 #include "lievi/run/progress.hpp"
-#include "lievi/version.hpp"
+#include "field_summary.hpp"
 
 namespace lievi::run {
 namespace {
@@ -169,8 +169,6 @@ void fill_snapshot(const St& st, Snapshot& sn, bool configuration) {
       for (int c = 0; c < 6; ++c) sn.zeta.push_back(st.zeta()[{j}][c]);
   }
 }
-
-using json = nlohmann::ordered_json;
 
 }  // namespace
 
@@ -344,42 +342,10 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   }
   r.out_dir = out_dir;
   r.total_s = seconds(Clock::now() - t0);
-  json j;
-  j["status"] = r.complete ? "complete" : "incomplete";
-  if (r.failure) {
-    const auto& f = *r.failure;
-    j["failure"] = {{"step", f.step}, {"t", f.t}, {"node", f.node}, {"residual", f.residual},
-                    {"message", f.message}, {"hint", f.hint}};
-  }
-  json sc = json::object();
-  for (const auto& e : io::resolved_entries(s)) {
-    const auto dot = e.key.find('.');
-    sc[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
-  }
-  j["scenario"] = sc;
-  j["scenario_name"] = s.name;
+  detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());
   j["method"] = {{"id", "type-i"}, {"variant", s.variant}, {"order", 2}, {"retraction", s.retraction}};
-  j["steps"] = r.steps;
-  j["steps_planned"] = s.steps;
-  j["rows"] = r.rows;
-  j["snapshots"] = r.snapshots;
-  j["n_nodes"] = s.n_nodes();
   j["stable_dt_bound"] = r.cfl_dt;
-  const double node_steps = static_cast<double>(r.steps) * static_cast<double>(s.n_nodes());
-  j["timing"] = {{"integrate_s", r.integrate_s}, {"total_s", r.total_s},
-                 {"ns_per_node_step", node_steps > 0 ? 1e9 * r.integrate_s / node_steps : 0.0}};
-  json d = json::object();
-  for (const auto& [name, value] : r.diagnostics) d[name] = std::isfinite(value) ? json(value) : json(nullptr);
-  j["diagnostics"] = d;
-  j["newton"] = {{"max", r.newton_max}};
-  j["notes"] = r.notes;
-  j["version"] = lievi::version;
-  {
-    std::ofstream out(dir.tmp() / "summary.json", std::ios::binary);
-    out << j.dump(2) << "\n";
-    out.close();
-    if (!out) throw std::runtime_error("writing summary.json failed");
-  }
+  detail::write_json(dir.tmp() / "summary.json", j);
   dir.commit();
   return r;
 }

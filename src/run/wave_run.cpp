@@ -24,6 +24,7 @@
 #include "lievi/run/plots.hpp"
 #include "lievi/run/progress.hpp"
 #include "lievi/version.hpp"
+#include "field_summary.hpp"
 
 namespace lievi::run {
 namespace {
@@ -220,56 +221,18 @@ class Recorder final : public WaveObserver {
   std::vector<double> row_;
 };
 
-using json = nlohmann::ordered_json;
-
-json scenario_json(const io::WaveScenario& s) {
-  json j = json::object();
-  for (const auto& e : io::resolved_entries(s)) {
-    const auto dot = e.key.find('.');
-    j[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
-  }
-  return j;
-}
-
 void write_summary(const fs::path& path, const io::WaveScenario& s, const WaveRunResult& r) {
-  json j;
-  j["status"] = r.complete ? "complete" : "incomplete";
-  if (r.failure) {
-    const auto& f = *r.failure;
-    j["failure"] = {{"step", f.step},       {"t", f.t},      {"node", f.node}, {"residual", f.residual},
-                    {"message", f.message}, {"hint", f.hint}};
-  }
-  j["scenario"] = scenario_json(s);
-  j["scenario_name"] = s.name;
+  detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());
   j["method"] = {{"id", s.method},
                  {"variant", s.variant},
                  {"order", 2},
                  {"retraction", "identity (G = R)"},
                  {"code_path", uses_type_ii(s) ? "type-ii potential" : "type-i kinematics"}};
-  j["steps"] = r.steps;
-  j["steps_planned"] = s.steps;
-  j["rows"] = r.rows;
-  j["snapshots"] = r.snapshots;
-  j["n_nodes"] = s.n_nodes();
-  j["paths"] = r.paths;
   j["cfl_dt"] = r.cfl_dt;
-  const double node_steps = static_cast<double>(r.steps) * static_cast<double>(s.n_nodes()) * static_cast<double>(r.paths);
-  j["timing"] = {{"integrate_s", r.integrate_s},
-                 {"total_s", r.total_s},
-                 {"ns_per_node_step", node_steps > 0 ? 1e9 * r.integrate_s / node_steps : 0.0}};
-  json phi = json::array();
-  for (double v : r.phi_final) phi.push_back(std::isfinite(v) ? json(v) : json(nullptr));
+  detail::json phi = detail::json::array();
+  for (double v : r.phi_final) phi.push_back(std::isfinite(v) ? detail::json(v) : detail::json(nullptr));
   j["final"] = {{"t", r.t_final}, {"phi", phi}};
-  json d = json::object();
-  for (const auto& [name, value] : r.diagnostics) d[name] = std::isfinite(value) ? json(value) : json(nullptr);
-  j["diagnostics"] = d;
-  j["newton"] = {{"max", r.newton_max}};
-  j["notes"] = r.notes;
-  j["version"] = lievi::version;
-  std::ofstream out(path, std::ios::binary);
-  out << j.dump(2) << "\n";
-  out.close();
-  if (!out) throw std::runtime_error("writing " + path.string() + " failed");
+  detail::write_json(path, j);
 }
 
 void write_final_fields_csv(const fs::path& path, const io::WaveScenario& s, const std::vector<double>& phi) {

@@ -1,0 +1,57 @@
+/// @file src/run/field_summary.cpp
+/// @brief The shared part of the summary.json of field runs.
+#include "field_summary.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <variant>
+
+#include "lievi/version.hpp"
+
+namespace lievi::run::detail {
+
+json field_summary(const std::vector<io::ResolvedEntry>& entries, const std::string& name, const WaveRunResult& r,
+                   long long steps_planned, long long n_nodes) {
+  json j;
+  j["status"] = r.complete ? "complete" : "incomplete";
+  if (r.failure) {
+    const auto& f = *r.failure;
+    j["failure"] = {{"step", f.step},       {"t", f.t},      {"node", f.node}, {"residual", f.residual},
+                    {"message", f.message}, {"hint", f.hint}};
+  }
+  json sc = json::object();
+  for (const auto& e : entries) {
+    const auto dot = e.key.find('.');
+    sc[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
+  }
+  j["scenario"] = sc;
+  j["scenario_name"] = name;
+  j["steps"] = r.steps;
+  j["steps_planned"] = steps_planned;
+  j["rows"] = r.rows;
+  j["snapshots"] = r.snapshots;
+  j["n_nodes"] = n_nodes;
+  j["paths"] = r.paths;
+  const double node_steps =
+      static_cast<double>(r.steps) * static_cast<double>(n_nodes) * static_cast<double>(r.paths);
+  j["timing"] = {{"integrate_s", r.integrate_s},
+                 {"total_s", r.total_s},
+                 {"ns_per_node_step", node_steps > 0 ? 1e9 * r.integrate_s / node_steps : 0.0}};
+  json d = json::object();
+  for (const auto& [key, value] : r.diagnostics) d[key] = std::isfinite(value) ? json(value) : json(nullptr);
+  j["diagnostics"] = d;
+  j["newton"] = {{"max", r.newton_max}};
+  j["notes"] = r.notes;
+  j["version"] = lievi::version;
+  return j;
+}
+
+void write_json(const std::filesystem::path& path, const json& j) {
+  std::ofstream out(path, std::ios::binary);
+  out << j.dump(2) << "\n";
+  out.close();
+  if (!out) throw std::runtime_error("writing " + path.string() + " failed");
+}
+
+}  // namespace lievi::run::detail

@@ -1,0 +1,26 @@
+#pragma once
+/// @file src/run/field_summary.hpp
+/// @brief summary.json of field runs (wave, beam): the fields they share (docs/outputs.md); each run adds its
+/// own (`method`, `final`, bounds) before writing.
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <vector>
+
+#include "lievi/io/scenario.hpp"
+#include "lievi/run/wave_run.hpp"
+
+namespace lievi::run::detail {
+
+using json = nlohmann::ordered_json;
+
+/// status, failure, scenario (resolved entries as nested objects), scenario_name, steps, steps_planned, rows,
+/// snapshots, n_nodes, paths, timing (with ns_per_node_step), diagnostics (non-finite as null), newton, notes,
+/// version.
+[[nodiscard]] json field_summary(const std::vector<io::ResolvedEntry>& entries, const std::string& name,
+                                 const WaveRunResult& r, long long steps_planned, long long n_nodes);
+
+/// Write `j` pretty-printed; throws std::runtime_error naming the file on failure.
+void write_json(const std::filesystem::path& path, const json& j);
+
+}  // namespace lievi::run::detail
