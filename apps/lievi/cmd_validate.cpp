@@ -6,7 +6,9 @@
 
 #include "commands.hpp"
 #include "lievi/io/wave_scenario.hpp"
+#include "lievi/run/beam_run.hpp"
 #include "lievi/run/rigid_body_run.hpp"
+#include "lievi/run/wave_run.hpp"
 
 namespace lievi::cli {
 
@@ -28,9 +30,12 @@ int validate_command(const ValidateArgs& a) {
       (void)run::prepare_rigid_body(*s);  // the method's a-priori checks (e.g. the exp step-size bound)
       std::fputs(io::to_toml(*s).c_str(), stdout);
     } else if (const auto* w = std::get_if<io::WaveScenario>(&any)) {
+      run::check_wave(*w);  // the CFL limit, as `run` checks it
       std::fputs(io::to_toml(*w).c_str(), stdout);
     } else {
-      std::fputs(io::to_toml(std::get<io::BeamScenario>(any)).c_str(), stdout);
+      const auto& b = std::get<io::BeamScenario>(any);
+      run::check_beam(b);  // the a-priori stability bound, as `run` checks it
+      std::fputs(io::to_toml(b).c_str(), stdout);
     }
     return static_cast<int>(ExitCode::ok);
   } catch (const invalid_argument& e) {

@@ -88,6 +88,10 @@ TEST(BeamCli, StabilityBoundRefusedOrBlowUpStopsWithNode) {
   EXPECT_NE(r.err.find("integrator.dt"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("largest stable dt"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(cwd / "x"));
+  // validate makes the same a-priori check
+  r = cli(cwd, {"validate", examples + "bending.toml", "--set", "integrator.dt=1e-3"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("largest stable dt"), std::string::npos) << r.err;
   r = cli(cwd, {"run", examples + "bending.toml", "--out", "y", "--set", "integrator.dt=1.25e-3", "--set",
                 "integrator.allow_unstable=true", "--set", "output.every=1", "--set", "output.plots=false"});
   EXPECT_EQ(r.code, 3) << r.err;
