@@ -332,14 +332,7 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
       any);
   if (s.vtk) io::write_pvd(dir.tmp() / "beam.pvd", pvd);
   r.integrate_s = integrate_s;
-  if (s.plots) {
-    const fs::path script = find_python_script("lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT");
-    if (script.empty()) r.notes.emplace_back("plots skipped: plot script lievi_beam_plot.py not found");
-    else if (const auto why = run_plot_script(script, dir.tmp(), {dir.tmp().string(), "--title", s.name}))
-      r.notes.push_back("plots skipped: " + *why);
-  } else {
-    r.notes.emplace_back("plots not made: output.plots = false");
-  }
+  make_field_plots(dir.tmp(), s.plots, "lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT", s.name, r.notes);
   r.out_dir = out_dir;
   r.total_s = seconds(Clock::now() - t0);
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());

@@ -40,6 +40,21 @@ fs::path find_python_script(const std::string& name, const char* env_override) {
   return {};
 }
 
+void make_field_plots(const fs::path& dir, bool enabled, const std::string& script, const char* env_override,
+                      const std::string& title, std::vector<std::string>& notes) {
+  if (!enabled) {
+    notes.emplace_back("plots not made: output.plots = false");
+    return;
+  }
+  const fs::path path = find_python_script(script, env_override);
+  if (path.empty()) {
+    notes.push_back("plots skipped: plot script " + script + " not found (set " + env_override + ")");
+    return;
+  }
+  if (const auto why = run_plot_script(path, dir, {dir.string(), "--title", title}))
+    notes.push_back("plots skipped: " + *why);
+}
+
 fs::path plot_script_path() { return find_python_script("lievi_plot.py", "LIEVI_PLOT_SCRIPT"); }
 
 std::optional<std::string> run_plot_script(const fs::path& script, const fs::path& dir,

@@ -244,20 +244,6 @@ void write_final_fields_csv(const fs::path& path, const io::WaveScenario& s, con
   w.close();
 }
 
-void plots(const fs::path& dir, const io::WaveScenario& s, WaveRunResult& r) {
-  if (!s.plots) {
-    r.notes.emplace_back("plots not made: output.plots = false");
-    return;
-  }
-  const fs::path script = find_python_script("lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT");
-  if (script.empty()) {
-    r.notes.emplace_back("plots skipped: plot script lievi_wave_plot.py not found (set LIEVI_WAVE_PLOT_SCRIPT)");
-    return;
-  }
-  if (const auto why = run_plot_script(script, dir, {dir.string(), "--title", s.name}))
-    r.notes.push_back("plots skipped: " + *why);
-}
-
 std::vector<std::string> notes_of(const io::WaveScenario& s) { return io::ignored_key_notes(s); }
 
 }  // namespace
@@ -314,7 +300,7 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
     if (h5) h5->close();
   }
   if (s.fields_csv) write_final_fields_csv(dir.tmp() / "final_fields.csv", s, r.phi_final);
-  plots(dir.tmp(), s, r);
+  make_field_plots(dir.tmp(), s.plots, "lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT", s.name, r.notes);
   r.out_dir = out_dir;
   r.total_s = seconds(Clock::now() - t0);
   write_summary(dir.tmp() / "summary.json", s, r);
@@ -395,14 +381,7 @@ WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, cons
                          {"E_c_mean_final", stats.mean(last, 2)},
                          {"E_c_std_final", stats.stddev(last, 2)}};
   }
-  if (s.plots) {
-    const fs::path script = find_python_script("lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT");
-    if (script.empty()) total.notes.emplace_back("plots skipped: plot script lievi_wave_plot.py not found");
-    else if (const auto why = run_plot_script(script, dir.tmp(), {dir.tmp().string(), "--title", s.name}))
-      total.notes.push_back("plots skipped: " + *why);
-  } else {
-    total.notes.emplace_back("plots not made: output.plots = false");
-  }
+  make_field_plots(dir.tmp(), s.plots, "lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT", s.name, total.notes);
   total.out_dir = out_dir;
   total.total_s = seconds(Clock::now() - t0);
   write_summary(dir.tmp() / "summary.json", s, total);

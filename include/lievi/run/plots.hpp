@@ -28,6 +28,12 @@ namespace lievi::run {
 [[nodiscard]] std::optional<std::string> make_rigid_body_plots(const std::filesystem::path& dir,
                                                                const std::string& title);
 
+/// Field runs: unless `enabled` is false, run the shipped `script` (found by find_python_script with
+/// `env_override`) on `dir` with `--title title`; a skipped or failed plot adds one line to `notes`, as does
+/// `enabled = false` ("plots not made: output.plots = false").
+void make_field_plots(const std::filesystem::path& dir, bool enabled, const std::string& script,
+                      const char* env_override, const std::string& title, std::vector<std::string>& notes);
+
 /// The plot script that would be used ("" if none is found).
 [[nodiscard]] std::filesystem::path plot_script_path();
 
