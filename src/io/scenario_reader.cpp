@@ -851,4 +851,47 @@ std::string entries_toml(const std::vector<ResolvedEntry>& entries,
   return t;
 }
 
+namespace {
+std::vector<std::string> csv_fields(std::string line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string f;
+  while (std::getline(ss, f, ',')) out.push_back(trim(f));
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+}  // namespace
+
+long read_csv_side_file(Resolver& r, const std::string& key, const std::string& file,
+                        const std::filesystem::path& base, std::string& resolved, bool& had_header,
+                        const std::function<bool(const std::vector<std::string>&, long)>& header,
+                        const std::function<void(const std::vector<std::string>&, long)>& row) {
+  std::filesystem::path p(file);
+  if (p.is_relative() && !base.empty()) p = base / p;
+  resolved = p.string();
+  had_header = false;
+  std::ifstream in(p, std::ios::binary);
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(p, ec)) {
+    r.issue(key, "cannot read \"" + resolved +
+                     "\" (missing or not a regular file; a relative path is relative to the scenario file's folder)");
+    return -1;
+  }
+  std::string line;
+  long ln = 0;
+  while (std::getline(in, line)) {
+    ++ln;
+    const auto fields = csv_fields(line);
+    if (fields.empty() || (fields.size() == 1 && fields[0].empty()) || fields[0].rfind('#', 0) == 0) continue;
+    if (!had_header) {
+      had_header = true;
+      if (!header(fields, ln)) return ln;
+      continue;
+    }
+    row(fields, ln);
+  }
+  return ln;
+}
+
 }  // namespace lievi::io::detail

@@ -208,6 +208,16 @@ TimeGrid read_time_grid(Resolver& r, const std::string& dt_key, const std::strin
                                                    const std::vector<std::string>& overrides);
 
 /// The beam resolver on a parsed document (beam_scenario.cpp), for the dispatch of wave_scenario.cpp.
+/// Read a CSV side file of a scenario (e.g. initial.file) named by `key`: a relative `file` is taken relative to
+/// `base` (the scenario file's folder) and the path used is stored in `resolved`. Blank lines and lines
+/// starting with '#' are skipped; fields are split at commas and trimmed. `header(fields, line)` sees the first
+/// remaining line (returning false stops the reading), `row(fields, line)` every later one. Returns the number of
+/// lines read, -1 when the file cannot be read (an issue on `key` is recorded), and sets `had_header`.
+long read_csv_side_file(Resolver& r, const std::string& key, const std::string& file,
+                        const std::filesystem::path& base, std::string& resolved, bool& had_header,
+                        const std::function<bool(const std::vector<std::string>&, long)>& header,
+                        const std::function<void(const std::vector<std::string>&, long)>& row);
+
 [[nodiscard]] BeamScenario resolve_beam_document(const RawValue& root, const std::string& file,
                                                  const std::string& name, const std::string& source,
                                                  const std::vector<std::string>& overrides);

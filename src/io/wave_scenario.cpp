@@ -77,48 +77,18 @@ double shape_value(const WaveScenario& s, double x) {
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Split a CSV line at commas, trimming blanks and a trailing '\r'.
-std::vector<std::string> csv_fields(std::string line) {
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  std::vector<std::string> out;
-  std::stringstream ss(line);
-  std::string f;
-  while (std::getline(ss, f, ',')) out.push_back(detail::trim(f));
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
 /// Reads the CSV of initial.file; each problem is an issue on (CSV file, initial.file) with line and column.
 class InitialFileReader {
  public:
   InitialFileReader(Resolver& r, WaveScenario& s) : r_(r), s_(s) {}
 
   void read(const std::filesystem::path& base) {
-    std::filesystem::path p(s_.file);
-    if (p.is_relative() && !base.empty()) p = base / p;
-    s_.file_path = p.string();
-    std::ifstream in(p, std::ios::binary);
-    std::error_code ec;
-    if (!in || std::filesystem::is_directory(p, ec)) {
-      r_.issue("initial.file", "cannot read \"" + s_.file_path +
-                                   "\" (missing or not a regular file; a relative path is relative to the "
-                                   "scenario file's folder)");
-      return;
-    }
-    std::string line;
-    long ln = 0;
-    bool have_header = false;
-    while (std::getline(in, line)) {
-      ++ln;
-      const auto fields = csv_fields(line);
-      if (fields.empty() || (fields.size() == 1 && fields[0].empty()) || fields[0].rfind('#', 0) == 0)
-        continue;
-      if (!have_header) {
-        have_header = true;
-        if (!header(fields, ln)) return;
-        continue;
-      }
-      row(fields, ln);
-    }
+    bool have_header = false, header_ok = true;
+    const long ln = detail::read_csv_side_file(
+        r_, "initial.file", s_.file, base, s_.file_path, have_header,
+        [&](const std::vector<std::string>& f, long l) { return header_ok = header(f, l); },
+        [&](const std::vector<std::string>& f, long l) { row(f, l); });
+    if (ln < 0 || !header_ok) return;
     if (!have_header) {
       problem(ln, 0, "the file is empty; expected the header s,phi[,phi_t] and one row per node");
       return;
