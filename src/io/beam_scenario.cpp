@@ -801,7 +801,7 @@ const std::vector<SchemaEntry>& beam_schema() {
         {"output.vtk", ValueType::boolean, opt, "true", "", "true, false",
          "write beam.pvd and a .vtp polyline per snapshot", ""},
         {"output.fields_csv", ValueType::boolean, opt, "false", "", "true, false",
-         "also write the final snapshot as final_fields.csv", ""},
+         "also write the final poses as final_fields.csv (s,x,y,z,qw,qx,qy,qz)", ""},
         {"output.plots", ValueType::boolean, opt, "true", "", "true, false",
          "make the PNG plots (python3 + matplotlib)", ""},
     };

@@ -3,12 +3,9 @@
 /// level loop, series.csv, fields.h5, the ParaView series, summary.json, plots.
 #include "lievi/run/beam_run.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <Eigen/Geometry>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <variant>
@@ -122,10 +119,9 @@ struct Level {
 };
 
 template <class St>
-Level level_of(const St& st, const io::BeamScenario& s) {
+Level level_of(const St& st) {
   Level L;
   const auto& grid = st.grid();
-  const Vec3 gvec(s.gravity[0], s.gravity[1], s.gravity[2]);
   for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {  // fixed order
     const SE3& g = st.g()[{j}];
     const Vec6& M = st.pre_momentum()[{j}];
@@ -142,7 +138,6 @@ Level level_of(const St& st, const io::BeamScenario& s) {
     const Vec6 gam = st.model().relative(a, b) / grid.ds();
     L.strain = std::max(L.strain, (gam - st.gamma()[{e}]).cwiseAbs().maxCoeff());
   }
-  (void)gvec;
   return L;
 }
 
@@ -240,7 +235,7 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
           const bool snap = (s.fields || s.vtk) && (n % s.fields_every == 0 || n == s.steps);
           Level L;
           row.clear();
-          if (out || snap) L = level_of(st, s);
+          if (out || snap) L = level_of(st);
           if (n == 0) J0 = L.J;
           if (out) {
             row = {s.time_at(n)};
@@ -328,6 +323,17 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
                                                      : 0.0}};
         csv.close();
         if (h5) h5->close();
+        if (s.fields_csv) {  // the last good state: s, position, Hamilton quaternion (qw >= 0)
+          io::TableCsvWriter f(dir.tmp() / "final_fields.csv", {"s", "x", "y", "z", "qw", "qx", "qy", "qz"});
+          for (std::ptrdiff_t j = 0; j < n_nodes; ++j) {
+            const SE3& g = st.g()[{j}];
+            const Eigen::Quaterniond q = lie::SO3(g.rotation()).quaternion();
+            const double row_f[] = {s.s_of(j), g.translation().x(), g.translation().y(), g.translation().z(),
+                                    q.w(), q.x(), q.y(), q.z()};
+            f.row(row_f);
+          }
+          f.close();
+        }
       },
       any);
   if (s.vtk) io::write_pvd(dir.tmp() / "beam.pvd", pvd);

@@ -39,7 +39,8 @@ std::size_t column(const lievi::io::CsvTable& t, const std::string& name) {
 TEST(BeamCli, FlyingSpaghettiImpulseAndOutputs) {
   const fs::path cwd = fresh_dir(tmp, "spaghetti");
   const auto r = cli(cwd, {"run", examples + "flying_spaghetti.toml", "--out", "out", "--set", "integrator.t_end=6",
-                           "--set", "output.every=100", "--set", "output.plots=false"});
+                           "--set", "output.every=100", "--set", "output.plots=false",
+                           "--set", "output.fields_csv=true"});
   ASSERT_EQ(r.code, 0) << r.err;
   const fs::path out = cwd / "out";
   const auto s = lievi::io::read_csv_table(out / "series.csv");
@@ -61,6 +62,17 @@ TEST(BeamCli, FlyingSpaghettiImpulseAndOutputs) {
   EXPECT_NEAR(p.data[20 * 3 + 0], 0.0, 1e-13);
   EXPECT_NEAR(p.data[20 * 3 + 1], 8.0, 1e-13);
   EXPECT_NEAR(lievi::io::read_h5_attribute(out / "fields.h5", "zeta", "time_offset"), 0.5e-3, 1e-18);
+  // final_fields.csv: the last snapshot's poses, equal to fields.h5's last /p row and unit quaternions
+  const auto fin = lievi::io::read_csv_table(out / "final_fields.csv");
+  ASSERT_EQ(fin.rows.size(), 21u);
+  const std::size_t last = (p.shape[0] - 1) * 21 * 3;
+  for (std::size_t j = 0; j < 21; ++j) {
+    for (std::size_t c = 0; c < 3; ++c) EXPECT_EQ(fin.rows[j][1 + c], p.data[last + j * 3 + c]);
+    double q2 = 0;
+    for (std::size_t c = 4; c < 8; ++c) q2 += fin.rows[j][c] * fin.rows[j][c];
+    EXPECT_NEAR(q2, 1.0, 1e-14);
+    EXPECT_GE(fin.rows[j][4], 0.0);
+  }
   const std::string pvd = read_file(out / "beam.pvd");
   EXPECT_NE(pvd.find("beam_0.vtp"), std::string::npos);
   EXPECT_TRUE(fs::exists(out / "beam_0.vtp"));
