@@ -11,7 +11,8 @@
 ///  - periodic (both ends): J nodes at s_j = j ds (either layout), weights ds, J segments, the last segment
 ///    joining node J - 1 to node 0.
 /// A clamped end (vertex layout only) is an end node held fixed: it has no equation and no noise; its
-/// segment is active.
+/// segment is active. A prescribed end (vertex layout only) is the same with the node's motion given in time
+/// (the model supplies it); both are "driven" nodes.
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -19,7 +20,7 @@
 namespace lievi::field {
 
 enum class Layout { cell, vertex };
-enum class End { free, clamped, periodic };
+enum class End { free, clamped, periodic, prescribed };
 
 /// Node and segment indices are distinct types, so that a node field cannot be indexed by a segment.
 struct NodeIndex {
@@ -41,8 +42,9 @@ class Grid {
     // cell layout with J = 1 is a single node without segments: a free rigid body (on SE(3) for beams).
     if (J < (layout == Layout::cell && left != End::periodic ? 1 : 2))
       throw std::invalid_argument("field::Grid: J must be >= 2 (>= 1 for a single cell)");
-    if (layout == Layout::cell && (left == End::clamped || right == End::clamped))
-      throw std::invalid_argument("field::Grid: clamped ends need the vertex layout");
+    auto driven_end = [](End e) { return e == End::clamped || e == End::prescribed; };
+    if (layout == Layout::cell && (driven_end(left) || driven_end(right)))
+      throw std::invalid_argument("field::Grid: clamped or prescribed ends need the vertex layout");
     ds_ = length / static_cast<double>(J);
     periodic_ = left == End::periodic;
     n_nodes_ = (periodic_ || layout == Layout::cell) ? J : J + 1;
@@ -74,6 +76,12 @@ class Grid {
   [[nodiscard]] bool clamped(NodeIndex n) const {
     return (n.j == 0 && left_ == End::clamped) || (n.j == n_nodes_ - 1 && right_ == End::clamped);
   }
+  /// Whether node j moves as prescribed (a prescribed end node).
+  [[nodiscard]] bool prescribed(NodeIndex n) const {
+    return (n.j == 0 && left_ == End::prescribed) || (n.j == n_nodes_ - 1 && right_ == End::prescribed);
+  }
+  /// Whether node j has no equation of motion (clamped or prescribed): it is not solved and gets no noise.
+  [[nodiscard]] bool driven(NodeIndex n) const { return clamped(n) || prescribed(n); }
   /// The segment to the left / right of node j; e < 0 when there is none (free end, or the ghost segment).
   [[nodiscard]] SegmentIndex left_segment(NodeIndex n) const {
     if (n.j > 0) return {n.j - 1};
@@ -98,7 +106,13 @@ class Grid {
 
 [[nodiscard]] inline const char* to_string(Layout l) { return l == Layout::cell ? "cell" : "vertex"; }
 [[nodiscard]] inline const char* to_string(End e) {
-  return e == End::free ? "free" : e == End::clamped ? "clamped" : "periodic";
+  switch (e) {
+    case End::free: return "free";
+    case End::clamped: return "clamped";
+    case End::periodic: return "periodic";
+    case End::prescribed: return "prescribed";
+  }
+  return "?";
 }
 
 }  // namespace lievi::field

@@ -6,7 +6,7 @@
 ///
 /// Modes (docs/interfaces.md "Noise streams"): `common` one Brownian motion for all nodes (mode 0);
 /// `independent` one per node (mode k = node index, one scalar draw per step); `modes` a list of spatial
-/// fields Theta_k(s), mode k = list index. theta_j = 0 at clamped nodes. The increments are pure functions of
+/// fields Theta_k(s), mode k = list index. theta_j = 0 at clamped and prescribed nodes. The increments are pure functions of
 /// (seed, path, fine step, mode), so they do not depend on the thread count or the order of the sweep.
 #include <algorithm>
 #include <cstddef>
@@ -45,8 +45,8 @@ class NoiseField {
   NoiseField(const Grid& grid, NoiseMode mode, const Algebra& theta, std::vector<std::vector<Algebra>> modes,
              noise::WienerIncrements increments)
       : mode_(mode), theta_(theta), modes_(std::move(modes)), inc_(increments), n_nodes_(grid.n_nodes()) {
-    clamped_first_ = grid.clamped(NodeIndex{0});
-    clamped_last_ = grid.clamped(NodeIndex{n_nodes_ - 1});
+    clamped_first_ = grid.driven(NodeIndex{0});
+    clamped_last_ = grid.driven(NodeIndex{n_nodes_ - 1});
     if (mode_ == NoiseMode::modes) {
       for (const auto& m : modes_)
         if (static_cast<std::ptrdiff_t>(m.size()) != n_nodes_)

@@ -11,7 +11,9 @@
 ///     reconstruction g_j^{n+1} = g_j^n tau(A_j) (§5.3 steps 3-6);
 ///  3. strains on segments: `exact` gamma^{n+1} = tau^{-1}((g_j^{n+1})^{-1} g_{j+1}^{n+1}) / ds (from the
 ///     configurations, §4.2), `approx` the linearised compatibility (55) from the increments.
-/// Free ends: the ghost segment has zero stress (contributes nothing). Clamped nodes are not solved (A = 0).
+/// Free ends: the ghost segment has zero stress (contributes nothing). Clamped nodes are not solved (A = 0);
+/// prescribed nodes (non-abelian models) are not solved either but moved to the model's prescribed pose.
+/// Periodic grids close the last segment on the model's `wrapped(g_0)` (non-abelian models).
 ///
 /// Start (§5.2): the state stores the pre-velocity zeta^{n-1/2}. At n = 0 it is set so that the first step is
 /// the regular step: `half` (default) zeta^{-1/2} = zeta(0) - (dt/2) K^{-1} force^0 / w — the velocity-Verlet
@@ -171,6 +173,13 @@ class StaggeredStepper {
   StaggeredStepper(Model model, Grid grid, Options options, NoiseField<Algebra> noise = {}, Noise potential = {})
       : model_(model), grid_(grid), opt_(options), noise_(std::move(noise)), pot_(std::move(potential)) {
     if (!(opt_.dt > 0.0)) throw std::invalid_argument("field::StaggeredStepper: dt must be > 0");
+    if constexpr (Model::is_abelian) {
+      if (grid_.left() == End::prescribed || grid_.right() == End::prescribed)
+        throw std::invalid_argument("field::StaggeredStepper: prescribed ends need a model with prescribed poses (beams)");
+    } else {
+      if ((grid_.left() == End::prescribed || grid_.right() == End::prescribed) && !model_.prescribed_pose)
+        throw std::invalid_argument("field::StaggeredStepper: a prescribed end needs the model's prescribed_pose");
+    }
     if constexpr (Noise::is_type_ii) {
       static_assert(std::is_same_v<Algebra, double>, "Type-II potentials: scalar fields for now");
       if (noise_.mode() == NoiseMode::modes)
@@ -210,17 +219,29 @@ class StaggeredStepper {
       const double half = opt_.start == Start::half ? 0.5 * opt_.dt : 0.0;
       for (std::ptrdiff_t j = 0; j < grid_.n_nodes(); ++j) {
         const NodeIndex J{j};
-        zeta_[J] = grid_.clamped(J) ? Model::zero() : zeta0[J];
-        Mt_[J] = model_.momentum(j, zeta_[J]) -
-                 half * inv_w_[static_cast<std::size_t>(j)] *
-                     (lie_force(J) + model_.load(j, g_[J], 0.0, w_[static_cast<std::size_t>(j)]));
+        if (grid_.driven(J)) {
+          // not solved: zero velocity when clamped; a prescribed node's first-step velocity estimate
+          zeta_[J] = grid_.prescribed(J)
+                         ? Algebra(Model::relative(g_[J], model_.prescribed_pose(j, opt_.dt)) / opt_.dt)
+                         : Model::zero();
+          Mt_[J] = model_.momentum(j, zeta_[J]);
+          continue;
+        }
+        zeta_[J] = zeta0[J];
+        // the half kick: M~^0 = K zeta(0) - (dt/2) (force^0 / w + damping force density at zeta(0))
+        Algebra f = inv_w_[static_cast<std::size_t>(j)] *
+                    (lie_force(J) + model_.load(j, g_[J], 0.0, w_[static_cast<std::size_t>(j)]));
+        if constexpr (requires { model_.has_damping(); }) {
+          if (model_.has_damping()) f += model_.damping_force(j, zeta_[J]);
+        }
+        Mt_[J] = model_.momentum(j, zeta_[J]) - half * f;
       }
     } else {
       strains_from_configurations();
       const double half = opt_.start == Start::half ? 0.5 * opt_.dt : 0.0;
       for (std::ptrdiff_t j = 0; j < grid_.n_nodes(); ++j) {
         const NodeIndex J{j};
-        if (grid_.clamped(J)) {
+        if (grid_.driven(J)) {
           zeta_[J] = Model::zero();
           continue;
         }
@@ -378,7 +399,7 @@ class StaggeredStepper {
       for (std::ptrdiff_t j : {std::ptrdiff_t{0}, n - 1}) {
         if (j == n - 1 && n == 1) break;  // a single node is both ends
         const NodeIndex J{j};
-        if (grid_.clamped(J)) {
+        if (grid_.driven(J)) {
           z[j] = Model::zero();
           A[j] = Model::zero();
           continue;
@@ -399,7 +420,7 @@ class StaggeredStepper {
       double fail_res = 0.0;
       for (std::ptrdiff_t j = 0; j < n; ++j) {
         const NodeIndex J{j};
-        if (grid_.clamped(J)) {
+        if (grid_.driven(J)) {
           z[j] = 0.0;
           A[j] = 0.0;
           continue;
@@ -480,16 +501,29 @@ class StaggeredStepper {
     res_.assign(static_cast<std::size_t>(n), 0.0);
     // 512 nodes: below that a parallel region costs more than it saves (measured: 2 threads on 80 nodes
     // were 10-90x slower on a loaded 2-core machine).
+    const bool damped = model_.has_damping();
     parallel_range(0, n, kBlock / 4, [&](std::ptrdiff_t j) {
       const NodeIndex J{j};
-      if (grid_.clamped(J)) {
-        z[j] = Model::zero();
-        A[j] = Model::zero();
+      if (grid_.driven(J)) {
+        if (grid_.prescribed(J)) {  // moved as given: A = tau^{-1}(g^{-1} g_given(t + dt))
+          const Config next = model_.prescribed_pose(j, t + dt);
+          const Algebra a = Model::relative(g[j], next);
+          A[j] = a;
+          z[j] = a / dt;
+          g[j] = next;
+          Mt[j] = Model::pre(a, model_.momentum(j, z[j]));
+        } else {
+          z[j] = Model::zero();
+          A[j] = Model::zero();
+        }
         return;
       }
       const double w = w_[static_cast<std::size_t>(j)];
       Algebra M = Mt[j] + (dt / w) * lie_force(J);
       if (loads) M += (dt / w) * model_.load(j, g[j], t, w);
+      // damping: the previous step's half of the Lagrange-d'Alembert force is explicit, this step's half is
+      // implicit (in the residual and the Jacobian)
+      if (damped) M += (0.5 * dt) * model_.damping_force(j, z[j]);
       const Algebra theta = noise_.theta(j);
       Algebra zeta = z[j];
       const double scale = opt_.lie_tol * std::max(M.cwiseAbs().maxCoeff(), model_.momentum_scale);
@@ -499,7 +533,8 @@ class StaggeredStepper {
       for (; it <= opt_.newton_maxit; ++it) {
         const Algebra a = dt * zeta + theta;
         const Algebra mu = model_.momentum(j, zeta);
-        const Algebra F = Model::post(a, mu) - M;
+        Algebra F = Model::post(a, mu) - M;
+        if (damped) F -= (0.5 * dt) * model_.damping_force(j, zeta);
         res = F.cwiseAbs().maxCoeff();
         if (!(res <= 1e300)) break;  // non-finite
         if (res <= scale) {
@@ -517,6 +552,7 @@ class StaggeredStepper {
       its[static_cast<std::size_t>(j)] = it;
       const Algebra a = dt * zeta + theta;
       const Config h = Model::Ret::tau(a);
+      if (damped) M += (0.5 * dt) * model_.damping_force(j, zeta);  // the target of T^-_A(K zeta)
       z[j] = zeta;
       A[j] = a;
       g[j] = g[j] * h;
@@ -551,12 +587,14 @@ class StaggeredStepper {
     const double inv_ds = 1.0 / grid_.ds();
     const Config* g = g_.data();
     Algebra* y = gamma_.data();
+    // the far end of segment e: node e + 1, or for the last segment of a periodic grid closure g_0
+    auto far = [&](std::ptrdiff_t e) { return e + 1 == n ? model_.wrapped(g[0]) : g[e + 1]; };
     const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) {
-      const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
+      const Config h = far(e);
       if constexpr (std::is_same_v<typename Model::Ret, lie::Cayley<lie::SE3>>) {
-        if (!(Model::cayley_margin(g[e], g[b]) >= tol::cayley_margin)) return true;
+        if (!(Model::cayley_margin(g[e], h) >= tol::cayley_margin)) return true;
       }
-      y[e] = inv_ds * Model::relative(g[e], g[b]);
+      y[e] = inv_ds * Model::relative(g[e], h);
       return !finite(y[e]);
     });
     StepReport r;
@@ -564,7 +602,7 @@ class StaggeredStepper {
     r.ok = false;
     for (std::ptrdiff_t e = 0; e < m; ++e) {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
-      const double margin = Model::cayley_margin(g[e], g[b]);
+      const double margin = Model::cayley_margin(g[e], far(e));
       if (!(margin >= tol::cayley_margin) || !finite(y[e])) {
         r.node = e;
         r.message = !(margin >= tol::cayley_margin) ? "segment " + std::to_string(e) + " (nodes " + std::to_string(e) + ", " +

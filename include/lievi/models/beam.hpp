@@ -13,6 +13,18 @@
 /// Loads: gravity (a body wrench (0, rho A R^T g) per unit length, i.e. w_j times that at node j) and a
 /// time-dependent point-wrench hook `Beam::point_load`, both in the body frame, added to the momentum equation
 /// as the discrete Lagrange-d'Alembert force Delta t (F_j + w_j q_j).
+///
+/// Damping (off by default): linear viscous, mass-proportional, a body-frame force density -D_j zeta with
+/// D_j = C^{1/2} K_j C^{1/2} and C = diag(c_ang, c_ang, c_ang, c_lin, c_lin, c_lin) (rates in 1/s; D_j = C K_j for a
+/// diagonal K_j, and D_j is positive semi-definite for any K_j). It enters the DEL at level n as the discrete
+/// Lagrange-d'Alembert force of the two adjacent steps, -(w_j / 2) D_j (zeta^{n-1/2} + zeta^{n+1/2}) (each step's
+/// force split equally between its two end points; zeta is invariant under Ad_{tau(A)} of its own step, so both
+/// halves are in the frame of g_j^n), which makes the local solve implicit in the damping.
+///
+/// Periodic grids: the last segment joins node J-1 to `closure` g_0 (g_{j+J} = closure g_j: the identity for a
+/// ring, a translation by the period for an infinite straight beam).
+///
+/// Prescribed ends: `prescribed_pose(j, t)` gives the pose of a prescribed end node at time t.
 #include <Eigen/Core>
 #include <Eigen/LU>
 #include <algorithm>
@@ -93,6 +105,29 @@ struct Beam {
   /// configuration; empty = none. (Dead loads transform spatial wrenches with R^T here.)
   std::function<Vec6(std::ptrdiff_t j, const SE3& g, double t)> point_load;
   double momentum_scale = 1.0;  ///< a momentum scale of the run (Newton's absolute floor, §5.3)
+  /// Damping matrices D_j per node (empty = no damping); see the file comment and set_damping.
+  std::vector<Mat6> D_node;
+  /// Periodic grids: g_{j+J} = closure g_j.
+  SE3 closure;
+  /// Pose of a prescribed end node j at time t (needed when the grid has a prescribed end).
+  std::function<SE3(std::ptrdiff_t j, double t)> prescribed_pose;
+
+  /// Mass-proportional damping with rates c_ang (rotation) and c_lin (translation), 1/s, both >= 0:
+  /// D_j = C^{1/2} K_j C^{1/2}. Both zero switches damping off.
+  void set_damping(double c_ang, double c_lin) {
+    if (!(c_ang >= 0.0) || !(c_lin >= 0.0)) throw std::invalid_argument("models::Beam: damping rates must be >= 0");
+    D_node.clear();
+    if (c_ang == 0.0 && c_lin == 0.0) return;
+    Vec6 c;
+    c << c_ang, c_ang, c_ang, c_lin, c_lin, c_lin;
+    const Vec6 r = c.cwiseSqrt();
+    for (const Mat6& K : K_node) D_node.push_back(r.asDiagonal() * K * r.asDiagonal());
+  }
+  [[nodiscard]] bool has_damping() const { return !D_node.empty(); }
+  /// Body-frame damping force density per unit length at node j for velocity zeta: -D_j zeta.
+  [[nodiscard]] Algebra damping_force(std::ptrdiff_t j, const Algebra& zeta) const {
+    return -(D_node[idx(j)] * zeta);
+  }
 
   /// Uniform beam: n_nodes nodes, n_segments segments, one section, straight reference strain.
   static Beam uniform(const Section& s, std::ptrdiff_t n_nodes, std::ptrdiff_t n_segments) {
@@ -143,6 +178,8 @@ struct Beam {
   [[nodiscard]] static Config advance(const Config& g, const Algebra& A) { return g * Ret::tau(A); }
   /// tau^{-1}(g^{-1} h).
   [[nodiscard]] static Algebra relative(const Config& g, const Config& h) { return Ret::tau_inv(g.inverse() * h); }
+  /// The image of node 0 one period on, closure g_0 (the far end of a periodic grid's last segment).
+  [[nodiscard]] Config wrapped(const Config& g0) const { return closure * g0; }
   /// T^-_x mu = (dtau_x^{-1})^* mu (exact variant, §4).
   [[nodiscard]] static Algebra post(const Algebra& x, const Algebra& mu) { return Ret::dtau_inv_star_apply(x, mu); }
   /// T^+_x mu = (dtau_{-x}^{-1})^* mu.
@@ -158,8 +195,9 @@ struct Beam {
     out.tail<3>() = Rt * M.tail<3>();
     return out;
   }
-  /// Newton Jacobian of zeta -> T^-_{dt zeta + theta}(K zeta): (dtau_A^{-1})^T K + dt D(A, K zeta) (§5.3); for
-  /// Exp the approximation D ≈ −½ C(mu) (spec §1.4: no short closed form; Newton then converges linearly).
+  /// Newton Jacobian of zeta -> T^-_{dt zeta + theta}(K zeta) [+ (dt/2) D_j zeta with damping]:
+  /// (dtau_A^{-1})^T K + dt D(A, K zeta) [+ (dt/2) D_j] (§5.3); for Exp the approximation D ≈ −½ C(mu) (spec §1.4:
+  /// no short closed form; Newton then converges linearly).
   [[nodiscard]] Mat6 solve_jacobian(std::ptrdiff_t j, const Algebra& A, const Algebra& mu, double dt) const {
     Mat6 D;
     if constexpr (requires { Ret::J_dtau_inv_star_x(A, mu); }) {
@@ -167,7 +205,9 @@ struct Beam {
     } else {
       D = -0.5 * SE3::J_ad_star_x(mu);
     }
-    return Ret::dtau_inv_star(A) * K_node[idx(j)] + dt * D;
+    Mat6 Jac = Ret::dtau_inv_star(A) * K_node[idx(j)] + dt * D;
+    if (has_damping()) Jac += (0.5 * dt) * D_node[idx(j)];
+    return Jac;
   }
   /// 1 + tr of the relative rotation: the Cayley retraction is singular at rotations by pi (§1.4); the
   /// stepper refuses margins below tol::cayley_margin.
