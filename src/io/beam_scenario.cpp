@@ -14,6 +14,7 @@
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "lievi/core/error.hpp"
 #include "scenario_reader.hpp"
@@ -33,7 +34,7 @@ constexpr long long kMaxSnapshots = 1000;
 
 const std::vector<std::string> kSections = {"square", "circle", "general", "matrix"};
 const std::vector<std::string> kLayouts = {"vertex", "cell"};
-const std::vector<std::string> kBoundaries = {"free", "clamped"};
+const std::vector<std::string> kBoundaries = {"free", "clamped", "prescribed", "periodic"};
 const std::vector<std::string> kShapes = {"straight", "arc", "file"};
 const std::vector<std::string> kFrames = {"spatial", "body"};
 const std::vector<std::string> kMethods = {"type-i"};
@@ -45,9 +46,12 @@ const char* const kNoiseMessage =
 
 const detail::Schema& schema() {
   static const detail::Schema v{
-      &beam_schema(),    {"model", "grid", "bc", "initial", "loads", "integrator", "output"},
-      "a beam scenario", {{"model.nu", "model.G"}},
-      {"loads"},         {{"noise", kNoiseMessage}}};
+      &beam_schema(),
+      {"model", "grid", "bc", "initial", "loads", "distributed_loads", "damping", "integrator", "output"},
+      "a beam scenario",
+      {{"model.nu", "model.G"}},
+      {"loads", "distributed_loads"},
+      {{"noise", kNoiseMessage}}};
   return v;
 }
 
@@ -235,6 +239,73 @@ class InitialFileReader {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
+// bc.left_motion / bc.right_motion: the pose table of a prescribed end
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Reads a pose table t,x,y,z,qw,qx,qy,qz (columns in this order); each problem is an issue on (CSV file, key)
+/// with its line. Times from 0, strictly increasing; unit quaternions within 1e-9.
+void read_pose_table(Resolver& r, const std::string& key, PoseTable& table, const std::filesystem::path& base) {
+  static const std::vector<std::string> kColumns = {"t", "x", "y", "z", "qw", "qx", "qy", "qz"};
+  std::size_t problems = 0;
+  auto problem = [&](long line, const std::string& message) {
+    if (++problems <= 20) r.issues().push_back({table.file_path, key, "line " + std::to_string(line) + ": " + message});
+  };
+  bool had_header = false;
+  const long ln = detail::read_csv_side_file(
+      r, key, table.file, base, table.file_path, had_header,
+      [&](const std::vector<std::string>& f, long l) {
+        if (f != kColumns) {
+          problem(l, "header '" + join(f, ",") + "'; expected t,x,y,z,qw,qx,qy,qz");
+          return false;
+        }
+        return true;
+      },
+      [&](const std::vector<std::string>& f, long l) {
+        if (f.size() != kColumns.size()) {
+          problem(l, "has " + std::to_string(f.size()) + " fields; expected 8 (t,x,y,z,qw,qx,qy,qz)");
+          return;
+        }
+        std::array<double, 8> v{};
+        for (std::size_t c = 0; c < 8; ++c) {
+          const auto x = detail::parse_double(f[c]);
+          if (!x || !std::isfinite(*x)) {
+            problem(l, "column " + kColumns[c] + ": value '" + f[c] + "' is not a finite number");
+            return;
+          }
+          v[c] = *x;
+        }
+        if (table.times.empty() && v[0] != 0.0) {
+          problem(l, "the first time is " + f[0] + "; the table must start at t = 0");
+          return;
+        }
+        if (!table.times.empty() && !(v[0] > table.times.back())) {
+          problem(l, "time " + f[0] + " is not after the previous row's " + format_number(table.times.back()) +
+                         "; times must be strictly increasing");
+          return;
+        }
+        const double norm = std::sqrt(v[4] * v[4] + v[5] * v[5] + v[6] * v[6] + v[7] * v[7]);
+        if (!(std::abs(norm - 1.0) <= 1e-9)) {
+          problem(l, "the quaternion (qw, qx, qy, qz) has norm " + format_number(norm) +
+                         "; it must be 1 within 1e-9 (Hamilton convention, body to spatial)");
+          return;
+        }
+        const double sign = v[4] < 0.0 ? -1.0 : 1.0;
+        table.times.push_back(v[0]);
+        table.poses.push_back({v[1], v[2], v[3], sign * v[4] / norm, sign * v[5] / norm, sign * v[6] / norm,
+                               sign * v[7] / norm});
+      });
+  if (ln < 0) return;
+  if (problems > 20)
+    r.issues().push_back({table.file_path, key, std::to_string(problems - 20) + " more problems not listed"});
+  if (problems == 0 && table.times.empty())
+    problem(ln, "the table has no rows; expected the header t,x,y,z,qw,qx,qy,qz and one row per time from t = 0");
+  if (problems != 0) {
+    table.times.clear();
+    table.poses.clear();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // The resolver, section by section
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -340,20 +411,29 @@ bool resolve_grid(Resolver& r, BeamScenario& s) {
   if (auto v = r.choice("grid.layout", kLayouts, "a grid layout")) s.layout = *v;
   if (auto v = r.positive("grid.length")) s.length = *v;
   const std::pair<const char*, std::string*> ends[] = {{"bc.left", &s.bc_left}, {"bc.right", &s.bc_right}};
-  for (const auto& [key, value] : ends) {
-    const RawValue* raw = r.get(key);
-    if (raw && raw->kind == RawValue::Kind::string && (raw->s == "prescribed" || raw->s == "periodic")) {
-      r.issue(key, "value \"" + raw->s + "\" is not available yet for beams; allowed: " + join(kBoundaries));
-    } else if (auto v = r.choice(key, kBoundaries, "a boundary condition")) {
-      *value = *v;
-    }
-  }
   for (const auto& [key, value] : ends)
-    if (*value == "clamped" && s.layout != "vertex")
-      r.issue(key,
-              "value \"clamped\" needs grid.layout = \"vertex\" (a cell-layout end node lies half a cell "
-              "inside the beam); grid.layout is \"" +
-                  s.layout + "\"");
+    if (auto v = r.choice(key, kBoundaries, "a boundary condition")) *value = *v;
+  for (const auto& [key, value] : ends)
+    if ((*value == "clamped" || *value == "prescribed") && s.layout != "vertex")
+      r.issue(key, "value \"" + *value +
+                       "\" needs grid.layout = \"vertex\" (a cell-layout end node lies half a cell inside the "
+                       "beam); grid.layout is \"" +
+                       s.layout + "\"");
+  if ((s.bc_left == "periodic") != (s.bc_right == "periodic"))
+    r.issue(s.bc_left == "periodic" ? "bc.right" : "bc.left",
+            "value \"" + (s.bc_left == "periodic" ? s.bc_right : s.bc_left) +
+                "\": \"periodic\" must be given for both ends (bc.left = \"" + s.bc_left + "\", bc.right = \"" +
+                s.bc_right + "\")");
+  if (s.bc_left == "periodic" && s.bc_right == "periodic" && s.J < 2)
+    r.issue("grid.J", "value " + std::to_string(s.J) + ": a periodic beam needs grid.J >= 2");
+  if (auto v = r.vec3("bc.shift")) s.shift = {(*v)[0], (*v)[1], (*v)[2]};
+  for (auto [key, table, end] : {std::tuple{"bc.left_motion", &s.left_motion, &s.bc_left},
+                                 std::tuple{"bc.right_motion", &s.right_motion, &s.bc_right}}) {
+    if (auto v = r.string(key)) table->file = *v;
+    if (*end == "prescribed" && !r.has(key))
+      r.missing(key, std::string("the pose table (CSV t,x,y,z,qw,qx,qy,qz) of the prescribed end ") +
+                         (table == &s.left_motion ? "bc.left" : "bc.right"));
+  }
   return r.issues().size() == before;
 }
 
@@ -450,6 +530,101 @@ void resolve_initial(Resolver& r, BeamScenario& s, bool grid_ok, const std::file
     s.poses.push_back(pose_of(p, R));
     s.velocity.push_back(s.initial_velocity);
   }
+  if (s.periodic() && !r.has("bc.shift")) {
+    if (s.shape == "straight") s.shift = to_array(s.length * d);
+    if (s.shape == "arc" && !(std::abs(s.length - 2.0 * std::numbers::pi * s.radius) <= 1e-9 * s.length))
+      r.issue("grid.length", "value " + format_number(s.length) +
+                                 ": a periodic arc must close into a ring, grid.length = 2 pi initial.radius = " +
+                                 format_number(2.0 * std::numbers::pi * s.radius) +
+                                 " (or give bc.shift for a helix-like periodic extension)");
+  }
+}
+
+/// The pose tables of prescribed ends; the table's pose at t = 0 must be the end node's initial pose.
+void resolve_motion(Resolver& r, BeamScenario& s, bool grid_ok, const std::filesystem::path& base) {
+  for (auto [key, table, end, node] :
+       {std::tuple{"bc.left_motion", &s.left_motion, &s.bc_left, 0LL},
+        std::tuple{"bc.right_motion", &s.right_motion, &s.bc_right, s.n_nodes() - 1}}) {
+    if (*end != "prescribed" || table->file.empty() || !grid_ok) continue;
+    read_pose_table(r, key, *table, base);
+    if (table->poses.empty() || s.poses.size() != static_cast<std::size_t>(s.n_nodes())) continue;
+    const auto& a = table->poses.front();
+    const auto& b = s.poses[static_cast<std::size_t>(node)];
+    const double dp = (Vec3(a[0], a[1], a[2]) - Vec3(b[0], b[1], b[2])).norm();
+    const Eigen::Quaterniond qa(a[3], a[4], a[5], a[6]), qb(b[3], b[4], b[5], b[6]);
+    const double angle = qa.angularDistance(qb);
+    if (dp > 1e-6 * s.length || angle > 1e-6)
+      r.issues().push_back(
+          {table->file_path, key,
+           "the pose at t = 0 differs from the initial pose of node " + std::to_string(node) + " by " +
+               format_number(dp) + " m and " + format_number(angle) +
+               " rad (allowed: 1e-6 grid.length and 1e-6 rad); the table must start at the end node's initial "
+               "pose (x, y, z, qw, qx, qy, qz) = (" +
+               format_number(b[0]) + ", " + format_number(b[1]) + ", " + format_number(b[2]) + ", " +
+               format_number(b[3]) + ", " + format_number(b[4]) + ", " + format_number(b[5]) + ", " +
+               format_number(b[6]) + ")"});
+  }
+}
+
+/// The factor table of a load (times, factors, hold) under prefix p ("loads[0]." ...).
+void resolve_factor_table(Resolver& r, const std::string& p, std::vector<double>& t_out,
+                          std::vector<double>& f_out, bool& hold) {
+  if (auto v = r.boolean(p + "hold")) hold = *v;
+  const auto times = r.number_array(p + "times"), factors = r.number_array(p + "factors");
+  if (r.has(p + "times") != r.has(p + "factors")) {
+    const std::string given = r.has(p + "times") ? p + "times" : p + "factors";
+    const std::string other = r.has(p + "times") ? p + "factors" : p + "times";
+    r.issue(given, "is given without " + other + "; give both (the factor table) or neither (factor 1)");
+  }
+  if (times) {
+    if (times->empty())
+      r.issue(p + "times", "value [] has no time; give at least one (or leave times and factors out)");
+    for (std::size_t k = 1; k < times->size(); ++k)
+      if (!((*times)[k] > (*times)[k - 1])) {
+        r.issue(p + "times", "value " + r.get(p + "times")->text() + " is not strictly increasing (entry " +
+                                 std::to_string(k) + ")");
+        break;
+      }
+    t_out = *times;
+  }
+  if (factors) f_out = *factors;
+  if (times && factors && times->size() != factors->size())
+    r.issue(p + "factors", "value " + r.get(p + "factors")->text() + " has " + std::to_string(factors->size()) +
+                               " entries; expected one per time, " + std::to_string(times->size()));
+}
+
+void resolve_distributed_loads(Resolver& r, BeamScenario& s) {
+  const std::size_t count = r.array_length("distributed_loads");
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string p = "distributed_loads[" + std::to_string(i) + "].";
+    BeamDistributedLoad L;
+    L.s_to = s.length;
+    if (auto v = r.choice(p + "frame", kFrames, "a load frame")) L.frame = *v;
+    if (auto v = r.vec6(p + "wrench"))
+      L.wrench = *v;
+    else if (!r.has(p + "wrench"))
+      r.missing(p + "wrench", "the wrench per unit length (m1, m2, m3, f1, f2, f3) of the load");
+    if (auto v = r.number_array(p + "s_range")) {
+      if (v->size() != 2 || !((*v)[0] < (*v)[1]) || (*v)[0] < 0.0 || (*v)[1] > s.length)
+        r.issue(p + "s_range", "value " + r.get(p + "s_range")->text() +
+                                   " must be [s_from, s_to] with 0 <= s_from < s_to <= grid.length = " +
+                                   format_number(s.length));
+      else
+        L.s_from = (*v)[0], L.s_to = (*v)[1];
+    }
+    resolve_factor_table(r, p, L.times, L.factors, L.hold);
+    s.distributed_loads.push_back(std::move(L));
+  }
+}
+
+void resolve_damping(Resolver& r, BeamScenario& s) {
+  for (auto [key, slot] : {std::pair{"damping.angular", &s.damping_angular}, std::pair{"damping.linear", &s.damping_linear}})
+    if (auto v = r.number(key)) {
+      if (*v >= 0.0)
+        *slot = *v;
+      else
+        r.issue(key, "value " + format_number(*v) + " must be >= 0 (a damping rate in 1/s)");
+    }
 }
 
 void resolve_loads(Resolver& r, BeamScenario& s, bool grid_ok) {
@@ -483,29 +658,7 @@ void resolve_loads(Resolver& r, BeamScenario& s, bool grid_ok) {
       L.wrench = *v;
     else if (!r.has(p + "wrench"))
       r.missing(p + "wrench", "the wrench (M1, M2, M3, F1, F2, F3) of the load");
-    if (auto v = r.boolean(p + "hold")) L.hold = *v;
-    const auto times = r.number_array(p + "times"), factors = r.number_array(p + "factors");
-    if (r.has(p + "times") != r.has(p + "factors")) {
-      const std::string given = r.has(p + "times") ? p + "times" : p + "factors";
-      const std::string other = r.has(p + "times") ? p + "factors" : p + "times";
-      r.issue(given, "is given without " + other + "; give both (the factor table) or neither (factor 1)");
-    }
-    if (times) {
-      if (times->empty())
-        r.issue(p + "times", "value [] has no time; give at least one (or leave times and factors out)");
-      for (std::size_t k = 1; k < times->size(); ++k)
-        if (!((*times)[k] > (*times)[k - 1])) {
-          r.issue(p + "times", "value " + r.get(p + "times")->text() + " is not strictly increasing (entry " +
-                                   std::to_string(k) + ")");
-          break;
-        }
-      L.times = *times;
-    }
-    if (factors) L.factors = *factors;
-    if (times && factors && times->size() != factors->size())
-      r.issue(p + "factors", "value " + r.get(p + "factors")->text() + " has " +
-                                 std::to_string(factors->size()) + " entries; expected one per time, " +
-                                 std::to_string(times->size()));
+    resolve_factor_table(r, p, L.times, L.factors, L.hold);
     s.loads.push_back(std::move(L));
   }
 }
@@ -579,7 +732,10 @@ BeamScenario resolve_beam(const RawValue& root, const std::string& file, const s
   resolve_model(r, s);
   const bool grid_ok = resolve_grid(r, s);
   resolve_initial(r, s, grid_ok, std::filesystem::path(source).parent_path());
+  resolve_motion(r, s, grid_ok, std::filesystem::path(source).parent_path());
   resolve_loads(r, s, grid_ok);
+  resolve_distributed_loads(r, s);
+  resolve_damping(r, s);
   resolve_integrator(r, s);
   resolve_output(r, s, grid_ok);
   detail::throw_if_issues(r);
@@ -596,6 +752,9 @@ bool applies(const BeamScenario& s, const std::string& key) {
     if (key == "model.G") return s.G_given;
     return true;
   }
+  if (key == "bc.shift") return s.periodic();
+  if (key == "bc.left_motion") return s.bc_left == "prescribed";
+  if (key == "bc.right_motion") return s.bc_right == "prescribed";
   if (key.rfind("initial.", 0) == 0 && key != "initial.shape") {
     if (key == "initial.velocity") return !s.file_velocity;
     return contains(shape_keys(s.shape), key);
@@ -607,6 +766,9 @@ std::string why_ignored(const BeamScenario& s, const std::string& key) {
   if (key == "model.nu" && s.G_given && s.section != "matrix") return "model.G given";
   if (key.rfind("model.", 0) == 0) return "model.section = \"" + s.section + "\"";
   if (key == "initial.velocity") return "velocities from initial.file";
+  if (key == "bc.shift") return "ends that are not periodic";
+  if (key == "bc.left_motion") return "bc.left = \"" + s.bc_left + "\"";
+  if (key == "bc.right_motion") return "bc.right = \"" + s.bc_right + "\"";
   return "initial.shape = \"" + s.shape + "\"";
 }
 
@@ -633,6 +795,11 @@ ScenarioValue value_of(const BeamScenario& s, const std::string& k) {
       {"grid.length", s.length},
       {"bc.left", s.bc_left},
       {"bc.right", s.bc_right},
+      {"bc.shift", to_vector(s.shift)},
+      {"bc.left_motion", s.left_motion.file},
+      {"bc.right_motion", s.right_motion.file},
+      {"damping.angular", s.damping_angular},
+      {"damping.linear", s.damping_linear},
       {"initial.shape", s.shape},
       {"initial.origin", to_vector(s.origin)},
       {"initial.direction", to_vector(s.direction)},
@@ -680,13 +847,26 @@ std::vector<ResolvedEntry> load_entries(const BeamScenario& s, std::size_t i) {
   return out;
 }
 
-}  // namespace
+/// The resolved entries of one distributed load ("distributed_loads[i].frame", ...).
+std::vector<ResolvedEntry> distributed_load_entries(const BeamScenario& s, std::size_t i) {
+  const BeamDistributedLoad& L = s.distributed_loads[i];
+  const std::string p = "distributed_loads[" + std::to_string(i) + "].";
+  const auto given = [&](const char* leaf) { return s.given(p + leaf); };
+  std::vector<ResolvedEntry> out;
+  out.push_back({p + "frame", L.frame, !given("frame")});
+  out.push_back({p + "wrench", to_vector(L.wrench), false});
+  out.push_back({p + "s_range", std::vector<double>{L.s_from, L.s_to}, !given("s_range")});
+  if (!L.times.empty() || given("times")) {
+    out.push_back({p + "times", L.times, false});
+    out.push_back({p + "factors", L.factors, false});
+  }
+  out.push_back({p + "hold", L.hold, !given("hold")});
+  return out;
+}
 
-// -------------------------------------------------------------------------------------------------------------
-// Public API
-// -------------------------------------------------------------------------------------------------------------
-
-double BeamLoad::factor(double t) const {
+/// f(t) of a factor table: 1 without a table; the linear interpolation inside it; outside 0 or (hold) the end
+/// values.
+double table_factor(const std::vector<double>& times, const std::vector<double>& factors, bool hold, double t) {
   if (times.empty() || factors.size() != times.size()) return 1.0;
   if (t < times.front()) return hold ? factors.front() : 0.0;
   if (t > times.back()) return hold ? factors.back() : 0.0;
@@ -697,6 +877,15 @@ double BeamLoad::factor(double t) const {
   return (1.0 - w) * factors[k - 1] + w * factors[k];
 }
 
+}  // namespace
+
+// -------------------------------------------------------------------------------------------------------------
+// Public API
+// -------------------------------------------------------------------------------------------------------------
+
+double BeamLoad::factor(double t) const { return table_factor(times, factors, hold, t); }
+double BeamDistributedLoad::factor(double t) const { return table_factor(times, factors, hold, t); }
+
 const std::vector<SchemaEntry>& beam_schema() {
   static const std::vector<SchemaEntry> schema = [] {
     const std::string opt = "optional";
@@ -706,6 +895,7 @@ const std::vector<SchemaEntry>& beam_schema() {
     const std::string straight = "optional; initial.shape = \"straight\"";
     const std::string arc = "optional; initial.shape = \"arc\"";
     const std::string load = "optional; in each [[loads]] table";
+    const std::string dload = "optional; in each [[distributed_loads]] table";
     return std::vector<SchemaEntry>{
         {"model.type", ValueType::string, "required", "", "", "beam", "the model", ""},
         {"model.section", ValueType::string, opt, "\"square\"", "", join(kSections),
@@ -742,8 +932,25 @@ const std::vector<SchemaEntry>& beam_schema() {
          "nodes: vertex s_j = j ds, j = 0..J; cell s_j = (j + 1/2) ds, j = 0..J-1", ""},
         {"grid.length", ValueType::number, opt, "1.0", "m", "> 0", "beam length S, s in [0, S]", ""},
         {"bc.left", ValueType::string, opt, "\"free\"", "", join(kBoundaries),
-         "end s = 0: free (zero stress) or clamped (node held at its initial pose; vertex layout only)", ""},
+         "end s = 0: free (zero stress), clamped (node held at its initial pose), prescribed (node moved as "
+         "bc.left_motion gives; clamped and prescribed need the vertex layout) or periodic (both ends: J nodes "
+         "at s_j = j ds, the last segment joins node J-1 to node 0 moved by bc.shift)",
+         ""},
         {"bc.right", ValueType::string, opt, "\"free\"", "", join(kBoundaries), "end s = S, as bc.left", ""},
+        {"bc.shift", ValueType::vec3, "optional; periodic ends",
+         "grid.length * initial.direction (straight), [0, 0, 0] otherwise", "m", "finite",
+         "period of a periodic beam: g_{j+J} = (translation by shift) g_j; [0, 0, 0] closes a ring (a periodic "
+         "arc must then have grid.length = 2 pi initial.radius)",
+         ""},
+        {"bc.left_motion", ValueType::string, "required iff bc.left = \"prescribed\"", "", "",
+         "CSV path, relative to the scenario file's folder",
+         "pose table of the end node: header t,x,y,z,qw,qx,qy,qz, times from 0 strictly increasing, the first "
+         "pose the node's initial pose; positions linear and rotations geodesic (slerp) between rows, the last "
+         "pose held after the table",
+         ""},
+        {"bc.right_motion", ValueType::string, "required iff bc.right = \"prescribed\"", "", "",
+         "CSV path, relative to the scenario file's folder", "pose table of the end node s = S, as bc.left_motion",
+         ""},
         {"initial.shape", ValueType::string, opt, "\"straight\"", "", join(kShapes),
          "initial configuration; \"file\" when only initial.file is given", ""},
         {"initial.origin", ValueType::vec3, straight, "[0.0, 0.0, 0.0]", "m", "finite",
@@ -774,6 +981,29 @@ const std::vector<SchemaEntry>& beam_schema() {
          "factors of the table: f piecewise linear through (times, factors)", ""},
         {"loads.hold", ValueType::boolean, load, "false", "", "true, false",
          "outside the table hold the end factors (else f = 0)", ""},
+        {"distributed_loads.frame", ValueType::string, dload, "\"spatial\"", "", join(kFrames),
+         "spatial: dead load (fixed directions, torque about the centre line); body: follower load", ""},
+        {"distributed_loads.wrench", ValueType::vec6, "required in each [[distributed_loads]] table", "",
+         "N m/m, N/m", "finite",
+         "wrench per unit length (m1, m2, m3, f1, f2, f3), scaled by the factor f(t); lumped at the nodes by "
+         "the length of each node's cell in s_range",
+         ""},
+        {"distributed_loads.s_range", ValueType::number_array, dload, "[0, grid.length]", "m",
+         "[s_from, s_to], 0 <= s_from < s_to <= grid.length", "part of the beam the load acts on", ""},
+        {"distributed_loads.times", ValueType::number_array, "optional; with distributed_loads.factors", "", "s",
+         "strictly increasing", "times of the factor table (none: f = 1)", ""},
+        {"distributed_loads.factors", ValueType::number_array, "optional; with distributed_loads.times", "", "",
+         "one per time", "factors of the table: f piecewise linear through (times, factors)", ""},
+        {"distributed_loads.hold", ValueType::boolean, dload, "false", "", "true, false",
+         "outside the table hold the end factors (else f = 0)", ""},
+        {"damping.angular", ValueType::number, opt, "0.0", "1/s", ">= 0",
+         "rate c_ang of the linear viscous damping of rotation: force density -D zeta, D = C^1/2 K C^1/2, "
+         "C = diag(c_ang x3, c_lin x3) (mass-proportional; a free rigid spin decays as e^(-c_ang t))",
+         ""},
+        {"damping.linear", ValueType::number, opt, "0.0", "1/s", ">= 0",
+         "rate c_lin of the linear viscous damping of translation (discrete Lagrange-d'Alembert force, "
+         "midpoint in time)",
+         ""},
         {"integrator.method", ValueType::string, opt, "\"type-i\"", "", join(kMethods),
          "type-i (deterministic here; type-ii arrives with the stochastic beam)", ""},
         {"integrator.variant", ValueType::string, opt, "\"exact\"", "", join(kVariants),
@@ -810,12 +1040,17 @@ const std::vector<SchemaEntry>& beam_schema() {
 }
 
 long long BeamScenario::n_nodes() const {
-  return layout == "cell" ? J : J + 1;
+  return layout == "cell" || periodic() ? J : J + 1;
 }
 
 double BeamScenario::s_of(long long j) const {
   const double x = static_cast<double>(j);
-  return layout == "cell" ? (x + 0.5) * ds() : x * ds();
+  return layout == "cell" && !periodic() ? (x + 0.5) * ds() : x * ds();
+}
+
+double BeamScenario::weight_of(long long j) const {
+  if (layout == "vertex" && !periodic() && (j == 0 || j == n_nodes() - 1)) return 0.5 * ds();
+  return ds();
 }
 
 bool BeamScenario::given(const std::string& key) const {
@@ -837,13 +1072,17 @@ BeamScenario parse_beam_scenario(const std::string& toml_text, const std::string
 std::vector<ResolvedEntry> resolved_entries(const BeamScenario& s) {
   std::vector<ResolvedEntry> out;
   for (const auto& e : beam_schema()) {
-    if (e.key.rfind("loads.", 0) == 0) continue;
+    if (e.key.rfind("loads.", 0) == 0 || e.key.rfind("distributed_loads.", 0) == 0) continue;
     const bool given = s.given(e.key);
     const bool derived = e.key == "model.type" || (e.key == "initial.shape" && s.shape == "file" && !given);
     if (given || applies(s, e.key)) out.push_back({e.key, value_of(s, e.key), !given && !derived});
     if (e.key == "initial.velocity")  // the loads follow the initial section, as in the schema
+    {
       for (std::size_t i = 0; i < s.loads.size(); ++i)
         for (auto& l : load_entries(s, i)) out.push_back(std::move(l));
+      for (std::size_t i = 0; i < s.distributed_loads.size(); ++i)
+        for (auto& l : distributed_load_entries(s, i)) out.push_back(std::move(l));
+    }
   }
   return out;
 }
@@ -851,7 +1090,9 @@ std::vector<ResolvedEntry> resolved_entries(const BeamScenario& s) {
 std::vector<std::string> ignored_key_notes(const BeamScenario& s) {
   std::vector<std::string> notes;
   for (const auto& e : beam_schema()) {
-    if (e.key.rfind("loads.", 0) == 0 || !s.given(e.key) || applies(s, e.key)) continue;
+    if (e.key.rfind("loads.", 0) == 0 || e.key.rfind("distributed_loads.", 0) == 0 || !s.given(e.key) ||
+        applies(s, e.key))
+      continue;
     notes.push_back("key '" + e.key + "' is ignored with " + why_ignored(s, e.key));
   }
   for (std::size_t i = 0; i < s.loads.size(); ++i) {
@@ -877,7 +1118,8 @@ std::string to_toml(const BeamScenario& s) {
   std::string t =
       detail::toml_header("beam scenario", s.name, s.source, s.steps, s.dt, s.t_end, extra, notes);
   std::vector<ResolvedEntry> flat, loads;
-  for (auto& e : resolved_entries(s)) (e.key.rfind("loads[", 0) == 0 ? loads : flat).push_back(std::move(e));
+  for (auto& e : resolved_entries(s))
+    (e.key.rfind("loads[", 0) == 0 || e.key.rfind("distributed_loads[", 0) == 0 ? loads : flat).push_back(std::move(e));
   const auto comments = [&](const ResolvedEntry& e) {
     std::vector<std::string> c;
     for (const auto& n : notes)
@@ -890,7 +1132,7 @@ std::string to_toml(const BeamScenario& s) {
     const auto close = e.key.find(']');
     const std::string table = e.key.substr(0, close + 1), leaf = e.key.substr(close + 2);
     if (table != current) {
-      t += "\n[[loads]]  # " + table + "\n";
+      t += "\n[[" + table.substr(0, table.find('[')) + "]]  # " + table + "\n";
       current = table;
     }
     std::string line = leaf + " = " + detail::value_toml(e.value);

@@ -44,10 +44,38 @@ Mat6 mat6(const std::array<std::array<double, 6>, 6>& a) {
 }
 
 field::Grid grid_of(const io::BeamScenario& s) {
-  auto end = [](const std::string& b) { return b == "clamped" ? field::End::clamped : field::End::free; };
+  auto end = [](const std::string& b) {
+    if (b == "clamped") return field::End::clamped;
+    if (b == "prescribed") return field::End::prescribed;
+    if (b == "periodic") return field::End::periodic;
+    return field::End::free;
+  };
   return field::Grid(s.layout == "cell" ? field::Layout::cell : field::Layout::vertex, s.J, s.length,
                      end(s.bc_left), end(s.bc_right));
 }
+
+SE3 pose_se3(const std::array<double, 7>& q) {
+  const Eigen::Quaterniond Q(q[3], q[4], q[5], q[6]);
+  return SE3(Mat3(Q.normalized().toRotationMatrix()), Vec3(q[0], q[1], q[2]));
+}
+
+/// The pose of a prescribed end at time t: positions linear, rotations geodesic (slerp) between the rows of
+/// the table; the last pose after it.
+SE3 pose_at(const io::PoseTable& table, double t) {
+  const auto& T = table.times;
+  if (T.size() == 1 || t >= T.back()) return pose_se3(table.poses.back());
+  if (t <= T.front()) return pose_se3(table.poses.front());
+  const auto k = static_cast<std::size_t>(std::upper_bound(T.begin(), T.end(), t) - T.begin());  // T[k-1] <= t < T[k]
+  const double w = (t - T[k - 1]) / (T[k] - T[k - 1]);
+  const auto& a = table.poses[k - 1];
+  const auto& b = table.poses[k];
+  const Eigen::Quaterniond qa(a[3], a[4], a[5], a[6]), qb(b[3], b[4], b[5], b[6]);
+  const Vec3 p = (1.0 - w) * Vec3(a[0], a[1], a[2]) + w * Vec3(b[0], b[1], b[2]);
+  return SE3(Mat3(qa.slerp(w, qb).normalized().toRotationMatrix()), p);
+}
+
+/// Length of [lo, hi] inside [a, b].
+double overlap(double lo, double hi, double a, double b) { return std::max(0.0, std::min(hi, b) - std::max(lo, a)); }
 
 template <class Ret>
 models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
@@ -59,21 +87,54 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
   b.rhoA_node.assign(static_cast<std::size_t>(grid.n_nodes()), K(3, 3));  // rho A = the translational inertia
   b.gravity = Vec3(s.gravity[0], s.gravity[1], s.gravity[2]);
   b.momentum_scale = 1e-12 * K.norm();
-  if (!s.loads.empty()) {
-    const std::vector<io::BeamLoad> loads = s.loads;
-    b.point_load = [loads](std::ptrdiff_t j, const SE3& g, double t) {
+  if (grid.periodic()) b.closure = SE3(Mat3::Identity(), Vec3(s.shift[0], s.shift[1], s.shift[2]));
+  b.set_damping(s.damping_angular, s.damping_linear);
+  if (s.bc_left == "prescribed" || s.bc_right == "prescribed") {
+    const io::PoseTable left = s.left_motion, right = s.right_motion;
+    b.prescribed_pose = [left, right](std::ptrdiff_t j, double t) { return pose_at(j == 0 ? left : right, t); };
+  }
+  // One lumped wrench table per node: point loads at their node; a distributed load's density times the
+  // length of the node's cell inside its s_range. The cell is [s_j - ds/2, s_j + ds/2], clipped to [0, S]
+  // (so a vertex end node's cell is its half cell, of length w_j); periodic: the cell of node 0 reaches below
+  // s = 0, i.e. to the end of the period.
+  struct Lumped {
+    std::ptrdiff_t node;
+    bool body;
+    Vec6 wrench;
+    std::function<double(double)> factor;
+  };
+  std::vector<Lumped> lumped;
+  for (const auto& l : s.loads) {
+    Vec6 w;
+    for (int c = 0; c < 6; ++c) w[c] = l.wrench[static_cast<std::size_t>(c)];
+    lumped.push_back({static_cast<std::ptrdiff_t>(l.node), l.frame == "body", w, [l](double t) { return l.factor(t); }});
+  }
+  for (const auto& d : s.distributed_loads) {
+    for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
+      const double sj = grid.s(field::NodeIndex{j}), hw = 0.5 * grid.ds();
+      double len = 0.0;
+      if (grid.periodic())
+        len = overlap(sj - hw, sj + hw, d.s_from, d.s_to) + overlap(sj - hw + s.length, sj + hw + s.length, d.s_from, d.s_to);
+      else
+        len = overlap(std::max(sj - hw, 0.0), std::min(sj + hw, s.length), d.s_from, d.s_to);
+      if (len <= 0.0) continue;
+      Vec6 w;
+      for (int c = 0; c < 6; ++c) w[c] = len * d.wrench[static_cast<std::size_t>(c)];
+      lumped.push_back({j, d.frame == "body", w, [d](double t) { return d.factor(t); }});
+    }
+  }
+  if (!lumped.empty()) {
+    b.point_load = [lumped](std::ptrdiff_t j, const SE3& g, double t) {
       Vec6 f = Vec6::Zero();
-      for (const auto& l : loads) {
+      for (const auto& l : lumped) {
         if (l.node != j) continue;
         const double c = l.factor(t);
         if (c == 0.0) continue;
-        const Vec3 M(l.wrench[0], l.wrench[1], l.wrench[2]), F(l.wrench[3], l.wrench[4], l.wrench[5]);
-        if (l.frame == "body") {
-          f.head<3>() += c * M;
-          f.tail<3>() += c * F;
+        if (l.body) {
+          f += c * l.wrench;
         } else {  // dead: spatial directions, torque about the node
-          f.head<3>() += c * (g.rotation().transpose() * M);
-          f.tail<3>() += c * (g.rotation().transpose() * F);
+          f.head<3>() += c * (g.rotation().transpose() * l.wrench.template head<3>());
+          f.tail<3>() += c * (g.rotation().transpose() * l.wrench.template tail<3>());
         }
       }
       return f;
@@ -98,9 +159,7 @@ Stepper<Ret> make(const io::BeamScenario& s) {
   field::NodeField<SE3> g0(grid.n_nodes(), SE3());
   field::NodeField<Vec6> z0(grid.n_nodes(), Vec6::Zero());
   for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
-    const auto& q = s.poses.at(static_cast<std::size_t>(j));
-    const Eigen::Quaterniond Q(q[3], q[4], q[5], q[6]);
-    g0[{j}] = SE3(Mat3(Q.normalized().toRotationMatrix()), Vec3(q[0], q[1], q[2]));
+    g0[{j}] = pose_se3(s.poses.at(static_cast<std::size_t>(j)));
     if (!s.velocity.empty())
       for (int c = 0; c < 6; ++c) z0[{j}][c] = s.velocity.at(static_cast<std::size_t>(j))[static_cast<std::size_t>(c)];
   }
@@ -122,11 +181,17 @@ template <class St>
 Level level_of(const St& st) {
   Level L;
   const auto& grid = st.grid();
+  const auto& model = st.model();
+  const double t = st.time(), half_dt = 0.5 * st.options().dt;
   for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {  // fixed order
     const SE3& g = st.g()[{j}];
-    const Vec6& M = st.pre_momentum()[{j}];
-    const Vec3 Rm = g.rotation() * M.head<3>(), Rn = g.rotation() * M.tail<3>();
     const double w = st.weight(j);
+    // the momentum of level n: the pre-momentum M~^n (that of step n-1, transported) plus half the external
+    // load impulse of level n (half kick), so that J(0) is the initial momentum and a load's impulse is
+    // the trapezoidal integral of its history; internal forces cancel in the sum (discrete Noether)
+    Vec6 M = st.pre_momentum()[{j}];
+    if (model.has_loads() && !grid.driven(field::NodeIndex{j})) M += (half_dt / w) * model.load(j, g, t, w);
+    const Vec3 Rm = g.rotation() * M.head<3>(), Rn = g.rotation() * M.tail<3>();
     L.J.head<3>() += w * (Rm + g.translation().cross(Rn));
     L.J.tail<3>() += w * Rn;
     L.orth = std::max(L.orth, (g.rotation().transpose() * g.rotation() - Mat3::Identity()).cwiseAbs().maxCoeff());
@@ -134,7 +199,9 @@ Level level_of(const St& st) {
   }
   for (std::ptrdiff_t e = 0; e < grid.n_segments(); ++e) {
     const SE3& a = st.g()[grid.first({e})];
-    const SE3& b = st.g()[grid.second({e})];
+    const auto second = grid.second({e});
+    // the last segment of a periodic beam ends at node 0 one period on
+    const SE3 b = second.j == 0 ? st.model().wrapped(st.g()[second]) : st.g()[second];
     const Vec6 gam = st.model().relative(a, b) / grid.ds();
     L.strain = std::max(L.strain, (gam - st.gamma()[{e}]).cwiseAbs().maxCoeff());
   }
@@ -189,7 +256,12 @@ std::vector<std::string> beam_series_columns(const io::BeamScenario& s) {
                                 "strain_consistency", "newton_max", "end0_x", "end0_y", "end0_z",
                                 "endL_x", "endL_y", "endL_z"};
   for (long long j : s.probes)
-    for (const char* x : {"_x", "_y", "_z"}) c.push_back("p" + std::to_string(j) + x);
+    for (const char* x : {"_x", "_y", "_z"}) {
+      std::string name = "p";  // built in steps: GCC 12's -Wrestrict misfires on "p" + to_string(j) + x
+      name += std::to_string(j);
+      name += x;
+      c.push_back(std::move(name));
+    }
   return c;
 }
 

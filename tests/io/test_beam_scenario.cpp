@@ -47,7 +47,7 @@ std::string beam(const Changes& changes = {}, const std::string& tail = "") {
       keys.emplace_back(k, v);
   }
   std::string text;
-  for (const char* section : {"model", "grid", "bc", "initial", "integrator", "noise", "output"}) {
+  for (const char* section : {"model", "grid", "bc", "initial", "damping", "integrator", "noise", "output"}) {
     std::string body;
     for (const auto& [k, v] : keys)
       if (!v.empty() && k.substr(0, k.find('.')) == section)
@@ -312,13 +312,13 @@ TEST(BeamScenario, EachBadValueNamesKeyValueAndAllowed) {
       {{{"grid.J", "0"}}, "grid.J", {"value 0", ">= 1"}},
       {{{"grid.layout", "\"mesh\""}}, "grid.layout", {"\"mesh\"", "vertex, cell"}},
       {{{"grid.length", "0.0"}}, "grid.length", {"value 0", "> 0"}},
-      {{{"bc.left", "\"prescribed\""}},
-       "bc.left",
-       {"\"prescribed\"", "not available yet for beams", "free, clamped"}},
-      {{{"bc.right", "\"periodic\""}},
-       "bc.right",
-       {"\"periodic\"", "not available yet for beams", "free, clamped"}},
-      {{{"bc.right", "\"glued\""}}, "bc.right", {"\"glued\"", "free, clamped"}},
+      {{{"bc.left", "\"prescribed\""}}, "bc.left_motion", {"missing required key", "pose table", "t,x,y,z,qw,qx,qy,qz"}},
+      {{{"bc.right", "\"periodic\""}}, "bc.left", {"\"periodic\" must be given for both ends"}},
+      {{{"bc.left", "\"periodic\""}, {"bc.right", "\"periodic\""}, {"initial.shape", "\"arc\""}},
+       "grid.length",
+       {"must close into a ring", "2 pi initial.radius"}},
+      {{{"damping.angular", "-0.5"}}, "damping.angular", {"-0.5", ">= 0"}},
+      {{{"bc.right", "\"glued\""}}, "bc.right", {"\"glued\"", "free, clamped, prescribed, periodic"}},
       {{{"bc.left", "\"clamped\""}, {"grid.layout", "\"cell\""}}, "bc.left", {"\"clamped\"", "vertex"}},
       {{{"initial.shape", "\"helix\""}}, "initial.shape", {"\"helix\"", "straight, arc, file"}},
       {{{"initial.direction", "[0.0, 0.0, 0.0]"}}, "initial.direction", {"[0.0, 0.0, 0.0]", "non-zero"}},

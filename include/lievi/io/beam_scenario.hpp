@@ -38,6 +38,27 @@ struct BeamLoad {
   [[nodiscard]] double factor(double t) const;
 };
 
+/// One distributed load (docs/scenarios.md `[[distributed_loads]]`): a wrench per unit length (torque, force)
+/// on s in [s_from, s_to], in the spatial frame (dead: fixed directions, torque about the centre line) or the
+/// body frame (follower), times a factor table as BeamLoad's. Lumped at the nodes: node j gets the wrench
+/// times the length of its cell [s_j - w_j/2, s_j + w_j/2] that lies in [s_from, s_to].
+struct BeamDistributedLoad {
+  std::string frame = "spatial";
+  std::array<double, 6> wrench{};   ///< per unit length: torque (3) then force (3)
+  double s_from = 0.0, s_to = 0.0;  ///< resolved range (default the whole beam)
+  std::vector<double> times, factors;
+  bool hold = false;
+  [[nodiscard]] double factor(double t) const;
+};
+
+/// The pose table of a prescribed end (bc.left_motion / bc.right_motion): times from 0, strictly increasing,
+/// and poses x, y, z, qw, qx, qy, qz (unit quaternions, qw >= 0 after normalising the sign).
+struct PoseTable {
+  std::string file, file_path;  ///< as given / resolved against the scenario's folder
+  std::vector<double> times;
+  std::vector<std::array<double, 7>> poses;
+};
+
 /// A validated beam scenario with every default filled.
 struct BeamScenario {
   std::string name, source;
@@ -57,7 +78,11 @@ struct BeamScenario {
   long long J = 20;               ///< segments (vertex) / cells (cell)
   std::string layout = "vertex";  ///< "vertex" (default for beams) or "cell"
   double length = 1.0;
-  std::string bc_left = "free", bc_right = "free";  ///< "free" or "clamped" (vertex layout)
+  std::string bc_left = "free", bc_right = "free";  ///< "free", "clamped", "prescribed" (vertex), "periodic" (both)
+  /// periodic: g_{j+J} = (translation by shift) g_j; default grid.length * direction (straight), 0 (ring)
+  std::array<double, 3> shift{};
+  PoseTable left_motion, right_motion;  ///< prescribed ends
+  [[nodiscard]] bool periodic() const { return bc_left == "periodic"; }
 
   // initial configuration
   std::string shape = "straight";                  ///< "straight", "arc" (circular arc, §8.2), "file"
@@ -76,8 +101,10 @@ struct BeamScenario {
   std::vector<std::array<double, 7>> poses;     ///< resolved per node: x, y, z, qw, qx, qy, qz
   std::vector<std::array<double, 6>> velocity;  ///< resolved per node: body (w, v) (initial.velocity or file)
 
-  // loads
+  // loads and damping
   std::vector<BeamLoad> loads;
+  std::vector<BeamDistributedLoad> distributed_loads;
+  double damping_angular = 0.0, damping_linear = 0.0;  ///< mass-proportional rates, 1/s
 
   // integrator
   std::string method = "type-i";  ///< "type-i" (type-ii arrives with the stochastic beam: refused for now)
@@ -101,9 +128,10 @@ struct BeamScenario {
 
   std::vector<std::string> given_keys;
 
-  [[nodiscard]] long long n_nodes() const;  ///< J + 1 (vertex) or J (cell)
+  [[nodiscard]] long long n_nodes() const;  ///< J + 1 (vertex) or J (cell, or periodic)
   [[nodiscard]] double ds() const { return length / static_cast<double>(J); }
-  [[nodiscard]] double s_of(long long j) const;  ///< vertex j ds, cell (j + 1/2) ds
+  [[nodiscard]] double s_of(long long j) const;  ///< vertex or periodic j ds, cell (j + 1/2) ds
+  [[nodiscard]] double weight_of(long long j) const;  ///< the node's mass weight w_j (field::Grid::weight)
   [[nodiscard]] double time_at(long long k) const { return k == steps ? t_end : static_cast<double>(k) * dt; }
   [[nodiscard]] bool given(const std::string& key) const;
 };
