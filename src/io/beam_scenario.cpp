@@ -41,16 +41,19 @@ const std::vector<std::string> kMethods = {"type-i"};
 const std::vector<std::string> kVariants = {"exact"};
 const std::vector<std::string> kRetractions = {"cayley", "exp"};
 const std::vector<std::string> kStarts = {"half", "full"};
+const std::vector<std::string> kReferences = {"strain", "initial"};
+/// The section and material keys a region may override.
+const std::vector<std::string> kRegionKeys = {"rho", "E", "nu", "G", "a", "r", "A", "J1", "J2", "J3", "shear_factor"};
 const char* const kNoiseMessage =
     "noise on beams arrives with the stochastic beam (issue 6); remove the [noise] section";
 
 const detail::Schema& schema() {
   static const detail::Schema v{
       &beam_schema(),
-      {"model", "grid", "bc", "initial", "loads", "distributed_loads", "damping", "integrator", "output"},
+      {"model", "regions", "grid", "bc", "initial", "loads", "distributed_loads", "damping", "integrator", "output"},
       "a beam scenario",
       {{"model.nu", "model.G"}},
-      {"loads", "distributed_loads"},
+      {"regions", "loads", "distributed_loads"},
       {{"noise", kNoiseMessage}}};
   return v;
 }
@@ -332,6 +335,110 @@ void check_spd(Resolver& r, const std::string& key, const Mat6& m) {
                 "matrix");
 }
 
+/// A, J1, J2, J3 from the section's own constants (square, circle), then K and P (§2.2).
+void section_matrices(BeamScenario& s) {
+  if (s.section == "square") {
+    s.A = s.a * s.a;
+    s.J2 = s.J3 = std::pow(s.a, 4) / 12.0;
+    s.J1 = s.J2 + s.J3;
+  } else if (s.section == "circle") {
+    s.A = std::numbers::pi * s.r * s.r;
+    s.J2 = s.J3 = std::numbers::pi * std::pow(s.r, 4) / 4.0;
+    s.J1 = std::numbers::pi * std::pow(s.r, 4) / 2.0;
+  }
+  s.K = {};
+  s.P = {};
+  const double K_diag[6] = {s.rho * s.J1, s.rho * s.J2, s.rho * s.J3, s.rho * s.A, s.rho * s.A, s.rho * s.A};
+  const double P_diag[6] = {
+      s.G * s.J1, s.E * s.J2, s.E * s.J3, s.E * s.A, s.shear_factor * s.G * s.A, s.shear_factor * s.G * s.A};
+  for (std::size_t i = 0; i < 6; ++i) {
+    s.K[i][i] = K_diag[i];
+    s.P[i][i] = P_diag[i];
+  }
+}
+
+/// model.reference, model.reference_strain and the [[regions]]; then K, P per segment.
+void resolve_regions(Resolver& r, BeamScenario& s, bool grid_ok) {
+  if (auto v = r.choice("model.reference", kReferences, "a reference configuration")) s.reference = *v;
+  if (auto v = r.vec6("model.reference_strain")) s.reference_strain = *v;
+  if (r.has("model.reference_strain") && s.reference == "initial")
+    r.issue("model.reference_strain",
+            "is given but model.reference = \"initial\" (the initial configuration is stress-free); give one");
+  const std::size_t count = r.array_length("regions");
+  if (count > 0 && s.section == "matrix")
+    r.issue("regions[0].s_range",
+            "[[regions]] need a section given by its constants (square, circle, general), not model.section = "
+            "\"matrix\"");
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string p = "regions[" + std::to_string(i) + "].";
+    BeamRegion g;
+    if (auto v = r.number_array(p + "s_range")) {
+      if (v->size() != 2 || !((*v)[0] < (*v)[1]))
+        r.issue(p + "s_range", "value " + r.get(p + "s_range")->text() + " must be [s_from, s_to] with s_from < s_to");
+      else
+        g.s_from = (*v)[0], g.s_to = (*v)[1];
+    } else if (!r.has(p + "s_range")) {
+      r.missing(p + "s_range", "the part [s_from, s_to] of the beam the region covers");
+    }
+    for (const auto& leaf : kRegionKeys) {
+      const std::string key = p + leaf;
+      if (!r.has(key)) continue;
+      if (s.section != "matrix" && !contains(section_keys(s.section), "model." + leaf)) {
+        r.issue(key, "is not a constant of model.section = \"" + s.section + "\"; a region may set " +
+                         join(section_keys(s.section)));
+        continue;
+      }
+      if (leaf == "nu") {
+        if (auto v = r.number(key)) {
+          if (*v > -1.0 && *v < 0.5)
+            g.values.emplace_back(leaf, *v);
+          else
+            r.issue(key, "value " + format_number(*v) + " must be in (-1, 0.5) (Poisson's ratio)");
+        }
+      } else if (auto v = r.positive(key)) {
+        g.values.emplace_back(leaf, *v);
+      }
+    }
+    if (r.has(p + "nu") && r.has(p + "G"))
+      r.issue(p + "G", "both " + p + "nu and " + p + "G are given; give one");
+    s.regions.push_back(std::move(g));
+  }
+  if (!grid_ok) return;
+  const auto m = static_cast<std::size_t>(s.n_segments());
+  s.segment_K.assign(m, s.K);
+  s.segment_P.assign(m, s.P);
+  if (s.regions.empty() || s.section == "matrix") return;
+  for (std::size_t e = 0; e < m; ++e) {
+    const double mid = (static_cast<double>(e) + (s.layout == "cell" && !s.periodic() ? 1.0 : 0.5)) * s.ds();
+    BeamScenario local = s;  // the base section, then every region covering the midpoint in order
+    bool hit = false;
+    for (const auto& g : s.regions) {
+      if (!(mid >= g.s_from && mid < g.s_to)) continue;
+      hit = true;
+      for (const auto& [leaf, v] : g.values) {
+        if (leaf == "rho") local.rho = v;
+        if (leaf == "E") local.E = v;
+        if (leaf == "nu") local.nu = v, local.G_given = false;
+        if (leaf == "G") local.G = v, local.G_given = true;
+        if (leaf == "a") local.a = v;
+        if (leaf == "r") local.r = v;
+        if (leaf == "A") local.A = v;
+        if (leaf == "J1") local.J1 = v;
+        if (leaf == "J2") local.J2 = v;
+        if (leaf == "J3") local.J3 = v;
+        if (leaf == "shear_factor") local.shear_factor = v;
+      }
+      // E or nu changed without G given in the region: G follows them unless the base gave G
+      const bool region_G = std::any_of(g.values.begin(), g.values.end(), [](const auto& x) { return x.first == "G"; });
+      if (!region_G && !local.G_given) local.G = local.E / (2.0 * (1.0 + local.nu));
+    }
+    if (!hit) continue;
+    section_matrices(local);
+    s.segment_K[e] = local.K;
+    s.segment_P[e] = local.P;
+  }
+}
+
 void resolve_model(Resolver& r, BeamScenario& s) {
   if (!r.has("model.type"))
     r.missing("model.type", "the model, \"beam\"");
@@ -381,27 +488,13 @@ void resolve_model(Resolver& r, BeamScenario& s) {
   if (!s.G_given) s.G = s.E / (2.0 * (1.0 + s.nu));
   if (s.section == "square") {
     if (!r.has("model.a")) r.missing("model.a", "the edge of the square section of " + sec);
-    s.A = s.a * s.a;
-    s.J2 = s.J3 = std::pow(s.a, 4) / 12.0;
-    s.J1 = s.J2 + s.J3;
   } else if (s.section == "circle") {
     if (!r.has("model.r")) r.missing("model.r", "the radius of the circular section of " + sec);
-    s.A = std::numbers::pi * s.r * s.r;
-    s.J2 = s.J3 = std::numbers::pi * std::pow(s.r, 4) / 4.0;
-    s.J1 = std::numbers::pi * std::pow(s.r, 4) / 2.0;
   } else {
     for (const char* key : {"model.A", "model.J1", "model.J2", "model.J3"})
       if (!r.has(key)) r.missing(key, "a section constant of " + sec);
   }
-  s.K = {};
-  s.P = {};
-  const double K_diag[6] = {s.rho * s.J1, s.rho * s.J2, s.rho * s.J3, s.rho * s.A, s.rho * s.A, s.rho * s.A};
-  const double P_diag[6] = {
-      s.G * s.J1, s.E * s.J2, s.E * s.J3, s.E * s.A, s.shear_factor * s.G * s.A, s.shear_factor * s.G * s.A};
-  for (std::size_t i = 0; i < 6; ++i) {
-    s.K[i][i] = K_diag[i];
-    s.P[i][i] = P_diag[i];
-  }
+  section_matrices(s);
 }
 
 /// grid and bc; true when the node set is known.
@@ -732,6 +825,7 @@ BeamScenario resolve_beam(const RawValue& root, const std::string& file, const s
   resolve_model(r, s);
   const bool grid_ok = resolve_grid(r, s);
   resolve_initial(r, s, grid_ok, std::filesystem::path(source).parent_path());
+  resolve_regions(r, s, grid_ok);
   resolve_motion(r, s, grid_ok, std::filesystem::path(source).parent_path());
   resolve_loads(r, s, grid_ok);
   resolve_distributed_loads(r, s);
@@ -745,8 +839,9 @@ BeamScenario resolve_beam(const RawValue& root, const std::string& file, const s
 /// Whether a (non-load) key applies to the resolved scenario (else it is printed only when given, as
 /// ignored).
 bool applies(const BeamScenario& s, const std::string& key) {
+  if (key == "model.reference_strain") return s.reference == "strain";
   if (key.rfind("model.", 0) == 0 && key != "model.type" && key != "model.section" &&
-      key != "model.gravity") {
+      key != "model.gravity" && key != "model.reference") {
     if (!contains(section_keys(s.section), key)) return false;
     if (key == "model.nu") return !s.G_given;
     if (key == "model.G") return s.G_given;
@@ -764,6 +859,7 @@ bool applies(const BeamScenario& s, const std::string& key) {
 
 std::string why_ignored(const BeamScenario& s, const std::string& key) {
   if (key == "model.nu" && s.G_given && s.section != "matrix") return "model.G given";
+  if (key == "model.reference_strain") return "model.reference = \"" + s.reference + "\"";
   if (key.rfind("model.", 0) == 0) return "model.section = \"" + s.section + "\"";
   if (key == "initial.velocity") return "velocities from initial.file";
   if (key == "bc.shift") return "ends that are not periodic";
@@ -790,6 +886,8 @@ ScenarioValue value_of(const BeamScenario& s, const std::string& k) {
       {"model.K", to_vector(s.K)},
       {"model.P", to_vector(s.P)},
       {"model.gravity", to_vector(s.gravity)},
+      {"model.reference", s.reference},
+      {"model.reference_strain", to_vector(s.reference_strain)},
       {"grid.J", s.J},
       {"grid.layout", s.layout},
       {"grid.length", s.length},
@@ -847,6 +945,16 @@ std::vector<ResolvedEntry> load_entries(const BeamScenario& s, std::size_t i) {
   return out;
 }
 
+/// The resolved entries of one region ("regions[i].s_range", then the given values).
+std::vector<ResolvedEntry> region_entries(const BeamScenario& s, std::size_t i) {
+  const BeamRegion& g = s.regions[i];
+  const std::string p = "regions[" + std::to_string(i) + "].";
+  std::vector<ResolvedEntry> out;
+  out.push_back({p + "s_range", std::vector<double>{g.s_from, g.s_to}, false});
+  for (const auto& [leaf, v] : g.values) out.push_back({p + leaf, v, false});
+  return out;
+}
+
 /// The resolved entries of one distributed load ("distributed_loads[i].frame", ...).
 std::vector<ResolvedEntry> distributed_load_entries(const BeamScenario& s, std::size_t i) {
   const BeamDistributedLoad& L = s.distributed_loads[i];
@@ -896,6 +1004,7 @@ const std::vector<SchemaEntry>& beam_schema() {
     const std::string arc = "optional; initial.shape = \"arc\"";
     const std::string load = "optional; in each [[loads]] table";
     const std::string dload = "optional; in each [[distributed_loads]] table";
+    const std::string region = "optional; in each [[regions]] table (the keys of model.section)";
     return std::vector<SchemaEntry>{
         {"model.type", ValueType::string, "required", "", "", "beam", "the model", ""},
         {"model.section", ValueType::string, opt, "\"square\"", "", join(kSections),
@@ -926,6 +1035,31 @@ const std::vector<SchemaEntry>& beam_schema() {
          "stiffness P of the strain (kappa, Gamma) - E6", ""},
         {"model.gravity", ValueType::vec3, opt, "[0.0, 0.0, 0.0]", "m/s^2", "finite",
          "gravity vector (potential -rho A g . p per length; rho A = K[3][3])", ""},
+        {"model.reference", ValueType::string, opt, "\"strain\"", "", join(kReferences),
+         "stress-free state: strain (model.reference_strain on every segment) or initial (the initial "
+         "configuration is stress-free: each segment's reference strain is its initial discrete strain)",
+         ""},
+        {"model.reference_strain", ValueType::vec6, "optional; model.reference = \"strain\"",
+         "[0.0, 0.0, 0.0, 1.0, 0.0, 0.0]", "1/m, —", "finite",
+         "reference strain (kappa1, kappa2, kappa3, Gamma1, Gamma2, Gamma3): E6 = straight and unsheared; a "
+         "constant kappa makes a pre-curved or pre-twisted beam",
+         ""},
+        {"regions.s_range", ValueType::number_array, "required in each [[regions]] table", "", "m",
+         "[s_from, s_to], s_from < s_to",
+         "segments whose midpoint lies in [s_from, s_to) take this region's values (later regions win); node "
+         "inertia = mean of the adjacent segments'",
+         ""},
+        {"regions.rho", ValueType::number, region, "the model's", "kg/m^3", "> 0", "density in the region", ""},
+        {"regions.E", ValueType::number, region, "the model's", "Pa", "> 0", "Young's modulus in the region", ""},
+        {"regions.nu", ValueType::number, region, "the model's", "", "(-1, 0.5)", "Poisson's ratio (G = E / (2 (1 + nu))) in the region", ""},
+        {"regions.G", ValueType::number, region, "the model's", "Pa", "> 0", "shear modulus in the region", ""},
+        {"regions.a", ValueType::number, region, "the model's", "m", "> 0", "square edge (model.section = square) in the region", ""},
+        {"regions.r", ValueType::number, region, "the model's", "m", "> 0", "circle radius (model.section = circle) in the region", ""},
+        {"regions.A", ValueType::number, region, "the model's", "m^2", "> 0", "area (model.section = general) in the region", ""},
+        {"regions.J1", ValueType::number, region, "the model's", "m^4", "> 0", "polar moment (general) in the region", ""},
+        {"regions.J2", ValueType::number, region, "the model's", "m^4", "> 0", "second moment (general) in the region", ""},
+        {"regions.J3", ValueType::number, region, "the model's", "m^4", "> 0", "second moment (general) in the region", ""},
+        {"regions.shear_factor", ValueType::number, region, "the model's", "", "> 0", "shear factor k_s in the region", ""},
         {"grid.J", ValueType::integer, opt, "20", "", ">= 1",
          "number of segments; ds = length / J; n_nodes = J + 1 (vertex) or J (cell)", ""},
         {"grid.layout", ValueType::string, opt, "\"vertex\"", "", join(kLayouts),
@@ -1043,6 +1177,10 @@ long long BeamScenario::n_nodes() const {
   return layout == "cell" || periodic() ? J : J + 1;
 }
 
+long long BeamScenario::n_segments() const {
+  return layout == "cell" && !periodic() ? J - 1 : J;
+}
+
 double BeamScenario::s_of(long long j) const {
   const double x = static_cast<double>(j);
   return layout == "cell" && !periodic() ? (x + 0.5) * ds() : x * ds();
@@ -1072,10 +1210,15 @@ BeamScenario parse_beam_scenario(const std::string& toml_text, const std::string
 std::vector<ResolvedEntry> resolved_entries(const BeamScenario& s) {
   std::vector<ResolvedEntry> out;
   for (const auto& e : beam_schema()) {
-    if (e.key.rfind("loads.", 0) == 0 || e.key.rfind("distributed_loads.", 0) == 0) continue;
+    if (e.key.rfind("loads.", 0) == 0 || e.key.rfind("distributed_loads.", 0) == 0 ||
+        e.key.rfind("regions.", 0) == 0)
+      continue;
     const bool given = s.given(e.key);
     const bool derived = e.key == "model.type" || (e.key == "initial.shape" && s.shape == "file" && !given);
     if (given || applies(s, e.key)) out.push_back({e.key, value_of(s, e.key), !given && !derived});
+    if (e.key == "model.reference_strain")  // the regions follow the model section, as in the schema
+      for (std::size_t i = 0; i < s.regions.size(); ++i)
+        for (auto& l : region_entries(s, i)) out.push_back(std::move(l));
     if (e.key == "initial.velocity")  // the loads follow the initial section, as in the schema
     {
       for (std::size_t i = 0; i < s.loads.size(); ++i)
@@ -1090,8 +1233,8 @@ std::vector<ResolvedEntry> resolved_entries(const BeamScenario& s) {
 std::vector<std::string> ignored_key_notes(const BeamScenario& s) {
   std::vector<std::string> notes;
   for (const auto& e : beam_schema()) {
-    if (e.key.rfind("loads.", 0) == 0 || e.key.rfind("distributed_loads.", 0) == 0 || !s.given(e.key) ||
-        applies(s, e.key))
+    if (e.key.rfind("loads.", 0) == 0 || e.key.rfind("distributed_loads.", 0) == 0 ||
+        e.key.rfind("regions.", 0) == 0 || !s.given(e.key) || applies(s, e.key))
       continue;
     notes.push_back("key '" + e.key + "' is ignored with " + why_ignored(s, e.key));
   }
@@ -1119,7 +1262,10 @@ std::string to_toml(const BeamScenario& s) {
       detail::toml_header("beam scenario", s.name, s.source, s.steps, s.dt, s.t_end, extra, notes);
   std::vector<ResolvedEntry> flat, loads;
   for (auto& e : resolved_entries(s))
-    (e.key.rfind("loads[", 0) == 0 || e.key.rfind("distributed_loads[", 0) == 0 ? loads : flat).push_back(std::move(e));
+    (e.key.rfind("loads[", 0) == 0 || e.key.rfind("distributed_loads[", 0) == 0 || e.key.rfind("regions[", 0) == 0
+         ? loads
+         : flat)
+        .push_back(std::move(e));
   const auto comments = [&](const ResolvedEntry& e) {
     std::vector<std::string> c;
     for (const auto& n : notes)

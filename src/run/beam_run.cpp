@@ -81,10 +81,30 @@ template <class Ret>
 models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
   models::Beam<Ret> b;
   const Mat6 K = mat6(s.K), P = mat6(s.P);
-  b.K_node.assign(static_cast<std::size_t>(grid.n_nodes()), K);
-  b.P_seg.assign(static_cast<std::size_t>(grid.n_segments()), P);
-  b.E_seg.assign(static_cast<std::size_t>(grid.n_segments()), models::straight_strain());
-  b.rhoA_node.assign(static_cast<std::size_t>(grid.n_nodes()), K(3, 3));  // rho A = the translational inertia
+  const auto n = static_cast<std::size_t>(grid.n_nodes()), m = static_cast<std::size_t>(grid.n_segments());
+  Vec6 E;
+  for (int c = 0; c < 6; ++c) E[c] = s.reference_strain[static_cast<std::size_t>(c)];
+  b.E_seg.assign(m, E);  // model.reference = "initial" replaces them by the initial strains (make())
+  if (s.segment_P.size() != m) {  // uniform (a scenario resolved without its grid)
+    b.K_node.assign(n, K);
+    b.P_seg.assign(m, P);
+  } else {
+    // per-segment K and P; the node inertia is the mean of the adjacent segments' K (equal weights ds/2; one
+    // segment at a free or clamped end; a cell-layout end node has its ghost half cell of the end segment's K)
+    b.P_seg.clear();
+    for (std::size_t e = 0; e < m; ++e) b.P_seg.push_back(mat6(s.segment_P[e]));
+    b.K_node.assign(n, Mat6::Zero());
+    for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
+      const auto l = grid.left_segment(field::NodeIndex{j}).e, r = grid.right_segment(field::NodeIndex{j}).e;
+      Mat6 Kj = Mat6::Zero();
+      int count = 0;
+      for (const auto e : {l, r})
+        if (e >= 0) Kj += mat6(s.segment_K[static_cast<std::size_t>(e)]), ++count;
+      b.K_node[static_cast<std::size_t>(j)] = count ? Mat6(Kj / count) : K;
+    }
+  }
+  b.rhoA_node.clear();
+  for (const Mat6& Kj : b.K_node) b.rhoA_node.push_back(Kj(3, 3));  // rho A = the translational inertia
   b.gravity = Vec3(s.gravity[0], s.gravity[1], s.gravity[2]);
   b.momentum_scale = 1e-12 * K.norm();
   if (grid.periodic()) b.closure = SE3(Mat3::Identity(), Vec3(s.shift[0], s.shift[1], s.shift[2]));
@@ -162,6 +182,15 @@ Stepper<Ret> make(const io::BeamScenario& s) {
     g0[{j}] = pose_se3(s.poses.at(static_cast<std::size_t>(j)));
     if (!s.velocity.empty())
       for (int c = 0; c < 6; ++c) z0[{j}][c] = s.velocity.at(static_cast<std::size_t>(j))[static_cast<std::size_t>(c)];
+  }
+  if (s.reference == "initial") {  // the initial configuration is stress-free: E_seg = gamma^0
+    auto model = st.model();
+    for (std::ptrdiff_t e = 0; e < grid.n_segments(); ++e) {
+      const auto b2 = grid.second({e});
+      const SE3 far = b2.j == 0 && grid.periodic() ? model.wrapped(g0[b2]) : g0[b2];
+      model.E_seg[static_cast<std::size_t>(e)] = model.relative(g0[grid.first({e})], far) / grid.ds();
+    }
+    st = Stepper<Ret>(model, grid, o);
   }
   try {
     st.initialize(g0, z0);

@@ -51,6 +51,15 @@ struct BeamDistributedLoad {
   [[nodiscard]] double factor(double t) const;
 };
 
+/// A part of the beam with its own section or material (docs/scenarios.md `[[regions]]`): the segments whose
+/// midpoint lies in [s_from, s_to) take the base model's values with the given ones replaced (later regions
+/// win); the node inertia is the weighted mean of the adjacent segments'.
+struct BeamRegion {
+  double s_from = 0.0, s_to = 0.0;
+  /// the given overrides, by key leaf ("rho", "E", "nu", "G", "a", "r", "A", "J1", "J2", "J3", "shear_factor")
+  std::vector<std::pair<std::string, double>> values;
+};
+
 /// The pose table of a prescribed end (bc.left_motion / bc.right_motion): times from 0, strictly increasing,
 /// and poses x, y, z, qw, qx, qy, qz (unit quaternions, qw >= 0 after normalising the sign).
 struct PoseTable {
@@ -73,6 +82,13 @@ struct BeamScenario {
   double shear_factor = 1.0;
   std::array<std::array<double, 6>, 6> K{}, P{};  ///< resolved (diagonal unless section = "matrix")
   std::array<double, 3> gravity{};                ///< model.gravity, m/s^2 (mass per length rho A = K[3][3])
+  /// "strain": the reference strain is model.reference_strain on every segment; "initial": the initial
+  /// configuration is stress-free (each segment's reference strain is its initial strain)
+  std::string reference = "strain";
+  std::array<double, 6> reference_strain{0.0, 0.0, 0.0, 1.0, 0.0, 0.0};  ///< (kappa, Gamma), default E6
+  std::vector<BeamRegion> regions;
+  /// resolved per segment (n_segments entries): K and P of each segment (the base section's, or a region's)
+  std::vector<std::array<std::array<double, 6>, 6>> segment_K, segment_P;
 
   // grid and ends
   long long J = 20;               ///< segments (vertex) / cells (cell)
@@ -129,6 +145,7 @@ struct BeamScenario {
   std::vector<std::string> given_keys;
 
   [[nodiscard]] long long n_nodes() const;  ///< J + 1 (vertex) or J (cell, or periodic)
+  [[nodiscard]] long long n_segments() const;  ///< J (vertex, periodic) or J - 1 (cell)
   [[nodiscard]] double ds() const { return length / static_cast<double>(J); }
   [[nodiscard]] double s_of(long long j) const;  ///< vertex or periodic j ds, cell (j + 1/2) ds
   [[nodiscard]] double weight_of(long long j) const;  ///< the node's mass weight w_j (field::Grid::weight)
