@@ -542,7 +542,7 @@ class StaggeredStepper {
           break;
         }
         if (it == opt_.newton_maxit) break;
-        zeta -= model_.solve_jacobian(j, a, mu, dt).partialPivLu().solve(F);
+        zeta -= model_.newton_correction(j, a, mu, dt, F);
       }
       if (!ok) {
         its[static_cast<std::size_t>(j)] = -1 - it;

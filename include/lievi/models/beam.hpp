@@ -27,6 +27,7 @@
 /// Prescribed ends: `prescribed_pose(j, t)` gives the pose of a prescribed end node at time t.
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <type_traits>
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -209,6 +210,48 @@ struct Beam {
     if (has_damping()) Jac += (0.5 * dt) * D_node[idx(j)];
     return Jac;
   }
+  /// The Newton correction J^{-1} F for the Jacobian of solve_jacobian. For Cayley with an inertia and damping
+  /// that do not couple rotation and translation (K_j and D_j block diagonal: every section except a general
+  /// "matrix" one) by the block structure, without forming the 6x6 Jacobian: with A = (w, v), W = hat(w),
+  ///   J = [[(I + ½W + ¼ww^T) K_a + dt D_11 + (dt/2) D_a, ½ hat(v)(I + ½W) K_l + dt D_12],
+  ///        [-(dt/2) hat(n), (I + ½W) K_l + (dt/2) D_l]]
+  /// (D_11, D_12 the blocks of J_dtau_inv_star_x, n the linear part of mu), solved through the 3x3 Schur
+  /// complement of the lower-right block. Otherwise the LU of the full Jacobian.
+  [[nodiscard]] Algebra newton_correction(std::ptrdiff_t j, const Algebra& A, const Algebra& mu, double dt,
+                                          const Algebra& F) const {
+    const Mat6& K = K_node[idx(j)];
+    if constexpr (std::is_same_v<Ret, lie::Cayley<SE3>>) {
+      const bool block = K.template topRightCorner<3, 3>().isZero(0.0) && K.template bottomLeftCorner<3, 3>().isZero(0.0);
+      if (block) {
+        using lie::Mat3;
+        using lie::Vec3;
+        const Vec3 w = A.template head<3>(), v = A.template tail<3>(), m = mu.template head<3>(), n = mu.template tail<3>();
+        const Mat3 W = lie::hat(w), N = lie::hat(n), Vh = lie::hat(v);
+        const Mat3 Ip = Mat3::Identity() + 0.5 * W;
+        const Mat3 Ka = K.template topLeftCorner<3, 3>(), Kl = K.template bottomRightCorner<3, 3>();
+        Mat3 J11 = (Ip + 0.25 * w * w.transpose()) * Ka +
+                   dt * (-0.5 * lie::hat(m) + 0.25 * (w.dot(m) * Mat3::Identity() + w * m.transpose()) - 0.25 * Vh * N);
+        const Mat3 J12 = 0.5 * Vh * Ip * Kl + dt * (-0.5 * N - 0.25 * lie::hat(w.cross(n)));
+        const Mat3 J21 = -0.5 * dt * N;
+        Mat3 J22 = Ip * Kl;
+        if (has_damping()) {
+          const Mat6& Dj = D_node[idx(j)];
+          J11 += (0.5 * dt) * Dj.template topLeftCorner<3, 3>();
+          J22 += (0.5 * dt) * Dj.template bottomRightCorner<3, 3>();
+        }
+        const Mat3 J22i = J22.inverse();
+        const Vec3 F1 = F.template head<3>(), F2 = F.template tail<3>();
+        const Mat3 S = J11 - J12 * (J22i * J21);
+        const Vec3 x1 = S.inverse() * (F1 - J12 * (J22i * F2));
+        const Vec3 x2 = J22i * (F2 - J21 * x1);
+        Algebra x;
+        x << x1, x2;
+        return x;
+      }
+    }
+    return solve_jacobian(j, A, mu, dt).partialPivLu().solve(F);
+  }
+
   /// 1 + tr of the relative rotation: the Cayley retraction is singular at rotations by pi (§1.4); the
   /// stepper refuses margins below tol::cayley_margin.
   [[nodiscard]] static double cayley_margin(const Config& g, const Config& h) {
