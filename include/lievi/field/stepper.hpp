@@ -530,7 +530,14 @@ class StaggeredStepper {
       int it = 0;
       double res = 0.0;
       bool ok = false;
-      for (; it <= opt_.newton_maxit; ++it) {
+      bool reduced = false;
+      if constexpr (requires { model_.has_reduced_solve(j); }) {
+        if (model_.has_reduced_solve(j)) {
+          reduced = true;
+          ok = model_.reduced_solve(j, M, theta, zeta, dt, scale, opt_.newton_maxit, it, res);
+        }
+      }
+      for (; !reduced && it <= opt_.newton_maxit; ++it) {
         const Algebra a = dt * zeta + theta;
         const Algebra mu = model_.momentum(j, zeta);
         Algebra F = Model::post(a, mu) - M;
