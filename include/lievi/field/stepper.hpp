@@ -205,6 +205,10 @@ class StaggeredStepper {
       inv_w_[static_cast<std::size_t>(j)] = 1.0 / w_[static_cast<std::size_t>(j)];
     }
     partial_.resize(static_cast<std::size_t>((std::max(n, grid_.n_segments()) + kBlock - 1) / kBlock));
+    if constexpr (requires { model_.has_reduced_solve(std::ptrdiff_t{0}); }) {
+      reduced_.resize(static_cast<std::size_t>(n));
+      for (std::ptrdiff_t j = 0; j < n; ++j) reduced_[static_cast<std::size_t>(j)] = model_.has_reduced_solve(j) ? 1 : 0;
+    }
   }
 
   /// Set level 0: g^0, zeta(0); gamma^0 from the configurations (§5.2), zeta^{-1/2} by the start rule.
@@ -532,7 +536,7 @@ class StaggeredStepper {
       bool ok = false;
       bool reduced = false;
       if constexpr (requires { model_.has_reduced_solve(j); }) {
-        if (model_.has_reduced_solve(j)) {
+        if (reduced_[static_cast<std::size_t>(j)]) {
           reduced = true;
           ok = model_.reduced_solve(j, M, theta, zeta, dt, scale, opt_.newton_maxit, it, res);
         }
@@ -698,6 +702,7 @@ class StaggeredStepper {
   NodeField<Algebra> Mt_;
   SegmentField<Algebra> fm_, fp_;
   std::vector<int> its_;
+  std::vector<char> reduced_;  ///< per node: the model's reduced local solve applies (fixed by the model)
   std::vector<double> res_;
   int newton_max_ = 0;
   long long newton_total_ = 0;

@@ -317,15 +317,23 @@ struct Beam {
         return true;
       }
       if (it == maxit) return false;
-      const Mat3 Ahat = lie::hat(a);
-      // dv/dw = beta dt L^{-1} v^, L^{-1} = (alpha² I - alpha beta â + beta² a a^T) / (alpha (alpha² + beta² |a|²))
-      const Mat3 Lmat = (alpha * alpha * Mat3::Identity() - alpha * beta * Ahat + beta * beta * a * a.transpose()) /
-                        (alpha * (alpha * alpha + beta * beta * a.squaredNorm()));
-      const Mat3 dv = (beta * dt) * Lmat * lie::hat(v);
-      const Mat3 Jr = (Mat3::Identity() + 0.5 * Ahat + 0.25 * a * a.transpose()) * Ka +
-                      dt * (-0.5 * lie::hat(m) + 0.25 * (a.dot(m) * Mat3::Identity() + a * m.transpose())) +
-                      (0.5 * dt) * Da + (-0.5 * dt * lie::hat(Ml) - 0.5 * hl * lie::hat(tb)) * dv;
-      w -= Jr.inverse() * R;
+      // the Jacobian column by column (no 3x3 temporaries): with y = K_a e_k,
+      //   col_k = y + ½ a × y + ¼ (a·y) a + dt (-½ m × e_k + ¼ ((a·m) e_k + m_k a)) + (dt/2) D_a e_k
+      //           + beta dt c × L^{-1}(v × e_k),   c = -½ dt M_l - ½ h_l theta_b   (hat is linear)
+      const Vec3 c = -0.5 * dt * Ml - 0.5 * hl * tb;
+      const double am = a.dot(m);
+      Vec3 col[3];
+      for (int q = 0; q < 3; ++q) {
+        const Vec3 e = Vec3::Unit(q);
+        const Vec3 y = Ka.col(q);
+        col[q] = y + 0.5 * a.cross(y) + 0.25 * a.dot(y) * a +
+                 dt * (-0.5 * m.cross(e) + 0.25 * (am * e + m[q] * a)) + 0.5 * dt * Da.col(q) +
+                 (beta * dt) * c.cross(Linv(a, v.cross(e)));
+      }
+      // Cramer's rule: x_1 = R·(c2 × c3) / det, x_2 = c1·(R × c3) / det, x_3 = c1·(c2 × R) / det
+      const Vec3 c23 = col[1].cross(col[2]);
+      const double det = col[0].dot(c23);
+      w -= Vec3(R.dot(c23), col[0].dot(R.cross(col[2])), col[0].dot(col[1].cross(R))) / det;
     }
   }
 
