@@ -253,7 +253,7 @@ void read_pose_table(Resolver& r, const std::string& key, PoseTable& table, cons
   auto problem = [&](long line, const std::string& message) {
     if (++problems <= 20) r.issues().push_back({table.file_path, key, "line " + std::to_string(line) + ": " + message});
   };
-  bool had_header = false;
+  bool had_header = false, first_seen = false;
   const long ln = detail::read_csv_side_file(
       r, key, table.file, base, table.file_path, had_header,
       [&](const std::vector<std::string>& f, long l) {
@@ -277,10 +277,8 @@ void read_pose_table(Resolver& r, const std::string& key, PoseTable& table, cons
           }
           v[c] = *x;
         }
-        if (table.times.empty() && v[0] != 0.0) {
-          problem(l, "the first time is " + f[0] + "; the table must start at t = 0");
-          return;
-        }
+        if (!first_seen && v[0] != 0.0) problem(l, "the first time is " + f[0] + "; the table must start at t = 0");
+        first_seen = true;
         if (!table.times.empty() && !(v[0] > table.times.back())) {
           problem(l, "time " + f[0] + " is not after the previous row's " + format_number(table.times.back()) +
                          "; times must be strictly increasing");
@@ -623,14 +621,13 @@ void resolve_initial(Resolver& r, BeamScenario& s, bool grid_ok, const std::file
     s.poses.push_back(pose_of(p, R));
     s.velocity.push_back(s.initial_velocity);
   }
-  if (s.periodic() && !r.has("bc.shift")) {
-    if (s.shape == "straight") s.shift = to_array(s.length * d);
-    if (s.shape == "arc" && !(std::abs(s.length - 2.0 * std::numbers::pi * s.radius) <= 1e-9 * s.length))
-      r.issue("grid.length", "value " + format_number(s.length) +
-                                 ": a periodic arc must close into a ring, grid.length = 2 pi initial.radius = " +
-                                 format_number(2.0 * std::numbers::pi * s.radius) +
-                                 " (or give bc.shift for a helix-like periodic extension)");
-  }
+  if (s.periodic() && s.shape == "straight" && !r.has("bc.shift")) s.shift = to_array(s.length * d);
+  // the closure is a translation: an arc's end frame must be its start frame, i.e. a full ring
+  if (s.periodic() && s.shape == "arc" && !(std::abs(s.length - 2.0 * std::numbers::pi * s.radius) <= 1e-9 * s.length))
+    r.issue("grid.length", "value " + format_number(s.length) +
+                               ": a periodic arc must close into a ring, grid.length = 2 pi initial.radius = " +
+                               format_number(2.0 * std::numbers::pi * s.radius) +
+                               " (the periodic closure bc.shift is a translation and cannot turn the frames)");
 }
 
 /// The pose tables of prescribed ends; the table's pose at t = 0 must be the end node's initial pose.

@@ -79,6 +79,7 @@
 
 #include "lievi/field/stepper.hpp"
 #include "lievi/models/beam.hpp"
+#include "support/beam_support.hpp"
 
 using lievi::field::End;
 using lievi::field::Grid;
@@ -96,38 +97,18 @@ using lievi::lie::Vec6;
 using lievi::models::Beam;
 using lievi::models::Section;
 using Stepper = StaggeredStepper<Beam<>>;
+using lievi::test::beam::arc_pose;
+using lievi::test::beam::momentum_map;
+using lievi::test::beam::spatial;
+using lievi::test::beam::table1;
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
 const double kLength = 2.0 * kPi / 3.0;  // S of Table 1
 
-Section table1() { return Section::square(1000.0, 1e7, 0.35, 0.1); }
 
-/// The prestressed arc of §8.2 (as in test_beam_invariants.cpp).
-SE3 arc_pose(double s) {
-  const double u = kPi / 6 + s;
-  Mat3 R;
-  R.col(0) = Vec3(0, -std::sin(u), std::cos(u));
-  R.col(1) = Vec3(0, -std::cos(u), -std::sin(u));
-  R.col(2) = Vec3(1, 0, 0);
-  return SE3(R, Vec3(0, std::cos(u), std::sin(u)));
-}
 
-/// Spatial momentum map J = sum_j w_j Ad*_{g_j^{-1}} M~_j = sum w (R m + p x R n, R n) (§7.2).
-Vec6 spatial(const SE3& g, const Vec6& M) {
-  const Vec3 Rm = g.rotation() * M.head<3>(), Rn = g.rotation() * M.tail<3>();
-  Vec6 out;
-  out.head<3>() = Rm + g.translation().cross(Rn);
-  out.tail<3>() = Rn;
-  return out;
-}
-Vec6 momentum_map(const Stepper& st) {
-  Vec6 J = Vec6::Zero();
-  for (std::ptrdiff_t j = 0; j < st.grid().n_nodes(); ++j)
-    J += st.weight(j) * spatial(st.g()[NodeIndex{j}], st.pre_momentum()[NodeIndex{j}]);
-  return J;
-}
 
 Beam<> make_beam(const Section& sec, const Grid& grid) {
   return Beam<>::uniform(sec, grid.n_nodes(), grid.n_segments());

@@ -12,6 +12,7 @@
 
 #include "lievi/field/stepper.hpp"
 #include "lievi/models/beam.hpp"
+#include "support/beam_support.hpp"
 
 using lievi::field::End;
 using lievi::field::Grid;
@@ -26,6 +27,10 @@ using lievi::lie::Vec3;
 using lievi::lie::Vec6;
 using lievi::models::Beam;
 using lievi::models::Section;
+using lievi::test::beam::arc_pose;
+using lievi::test::beam::momentum_map;
+using lievi::test::beam::orth_error;
+using lievi::test::beam::table1;
 
 namespace {
 
@@ -33,41 +38,9 @@ template <class Ret = lievi::lie::Cayley<SE3>>
 using Stepper = StaggeredStepper<Beam<Ret>>;
 
 /// Table 1 (bending example): rho 1000, a 0.1 (square), nu 0.35, E 1e7, S = 2 pi / 3.
-Section table1() { return Section::square(1000.0, 1e7, 0.35, 0.1); }
 
-/// The prestressed arc of §8.2 in the y-z plane: b(s) = (0, cos(pi/6 + s), sin(pi/6 + s)), R = [t | n | e_x].
-SE3 arc_pose(double s) {
-  const double u = std::numbers::pi / 6 + s;
-  Mat3 R;
-  R.col(0) = Vec3(0, -std::sin(u), std::cos(u));
-  R.col(1) = Vec3(0, -std::cos(u), -std::sin(u));
-  R.col(2) = Vec3(1, 0, 0);
-  return SE3(R, Vec3(0, std::cos(u), std::sin(u)));
-}
 
-/// Spatial momentum map J = sum_j w_j Ad*_{g_j^{-1}} M~_j = sum w (R m + p x R n, R n) (§7.2).
-template <class St>
-Vec6 momentum_map(const St& st) {
-  Vec6 J = Vec6::Zero();
-  for (std::ptrdiff_t j = 0; j < st.grid().n_nodes(); ++j) {
-    const SE3& g = st.g()[NodeIndex{j}];
-    const Vec6& M = st.pre_momentum()[NodeIndex{j}];
-    const Vec3 Rm = g.rotation() * M.head<3>(), Rn = g.rotation() * M.tail<3>();
-    J.head<3>() += st.weight(j) * (Rm + g.translation().cross(Rn));
-    J.tail<3>() += st.weight(j) * Rn;
-  }
-  return J;
-}
 
-template <class St>
-double orth_error(const St& st) {
-  double e = 0;
-  for (std::ptrdiff_t j = 0; j < st.grid().n_nodes(); ++j) {
-    const Mat3& R = st.g()[NodeIndex{j}].rotation();
-    e = std::max(e, (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff());
-  }
-  return e;
-}
 
 template <class Ret = lievi::lie::Cayley<SE3>>
 Stepper<Ret> arc_beam(Layout layout, long J, double dt, const NodeField<Vec6>* zeta0 = nullptr) {

@@ -20,6 +20,7 @@
 
 #include "lievi/field/stepper.hpp"
 #include "lievi/models/beam.hpp"
+#include "support/beam_support.hpp"
 
 using lievi::field::End;
 using lievi::field::Grid;
@@ -33,14 +34,15 @@ using lievi::lie::Vec6;
 using lievi::models::Beam;
 using lievi::models::Section;
 using Stepper = StaggeredStepper<Beam<>>;
+using lievi::test::beam::semi_discrete;
+using lievi::test::beam::table1;
+using lievi::test::beam::zero_crossing_frequency;
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
 const double kLength = 2.0 * kPi / 3.0;  // S of Table 1
 
-/// Table 1: rho 1000, E 1e7, nu 0.35, square a = 0.1, k_s = 1.
-Section table1(double E = 1e7) { return Section::square(1000.0, E, 0.35, 0.1); }
 
 /// A-priori bound of §5.4: omega_max^2 <= 4 c_max^2 / ds^2 + omega_sh^2.
 double omega_bound(const Section& s, double ds) {
@@ -52,30 +54,7 @@ double omega_bound(const Section& s, double ds) {
   return std::sqrt(4.0 * c2 / (ds * ds) + wsh2);
 }
 
-/// Zero crossings of y (sampled at t_n = n dt, y[0] at t = 0) by linear interpolation; a least-squares line
-/// through the crossing times t_k = t_0 + k pi / Omega gives Omega. Needs at least 3 crossings.
-double zero_crossing_frequency(const std::vector<double>& y, double dt) {
-  std::vector<double> tc;
-  for (std::size_t n = 1; n + 1 < y.size(); ++n) {
-    if (y[n] == 0.0 || (y[n] > 0.0) != (y[n + 1] > 0.0)) {
-      const double f = y[n] / (y[n] - y[n + 1]);
-      tc.push_back((static_cast<double>(n) + f) * dt);
-    }
-  }
-  EXPECT_GE(tc.size(), 3u);
-  if (tc.size() < 3) return 0.0;
-  const double m = static_cast<double>(tc.size());
-  double sk = 0, st = 0, skk = 0, skt = 0;
-  for (std::size_t k = 0; k < tc.size(); ++k) {
-    const double kk = static_cast<double>(k);
-    sk += kk, st += tc[k], skk += kk * kk, skt += kk * tc[k];
-  }
-  const double half_period = (m * skt - sk * st) / (m * skk - sk * sk);
-  return kPi / half_period;
-}
 
-/// Undo the leapfrog dispersion: Omega = (2/dt) asin(omega dt / 2)  <=>  omega = (2/dt) sin(Omega dt / 2).
-double semi_discrete(double Omega, double dt) { return 2.0 / dt * std::sin(0.5 * Omega * dt); }
 
 // ---- continuum free-free Timoshenko beam (k_s, rotary inertia), by shooting ----------------------------
 // State y = (w, psi, Q, M): w' = psi + Q/(k_s G A), psi' = M/(E J), Q' = -rho A om^2 w, M' = -Q - rho J om^2 psi.

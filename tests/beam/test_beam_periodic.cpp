@@ -51,6 +51,7 @@
 
 #include "lievi/field/stepper.hpp"
 #include "lievi/models/beam.hpp"
+#include "support/beam_support.hpp"
 
 using lievi::field::End;
 using lievi::field::Grid;
@@ -67,38 +68,18 @@ using lievi::lie::Vec6;
 using lievi::models::Beam;
 using lievi::models::Section;
 using Stepper = StaggeredStepper<Beam<>>;
+using lievi::test::beam::momentum_map;
+using lievi::test::beam::orth_error;
+using lievi::test::beam::semi_discrete;
+using lievi::test::beam::table1;
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
 const double kLength = 2.0 * kPi / 3.0;  // the period: k sqrt(E/rho) = 300 for m = 1 (§9.3 table)
 
-/// Table 1: rho 1000, E 1e7, nu 0.35, square a = 0.1, k_s = 1.
-Section table1() { return Section::square(1000.0, 1e7, 0.35, 0.1); }
 
-/// Zero crossings of y (y[n] at t = n dt) by linear interpolation; least-squares line through the crossing
-/// times t_k = t_0 + k pi / Omega gives Omega.
-double zero_crossing_frequency(const std::vector<double>& y, double dt) {
-  std::vector<double> tc;
-  for (std::size_t n = 1; n + 1 < y.size(); ++n) {
-    if (y[n] == 0.0 || (y[n] > 0.0) != (y[n + 1] > 0.0)) {
-      const double f = y[n] / (y[n] - y[n + 1]);
-      tc.push_back((static_cast<double>(n) + f) * dt);
-    }
-  }
-  EXPECT_GE(tc.size(), 10u);
-  if (tc.size() < 3) return 0.0;
-  const double m = static_cast<double>(tc.size());
-  double sk = 0, st = 0, skk = 0, skt = 0;
-  for (std::size_t k = 0; k < tc.size(); ++k) {
-    const double kk = static_cast<double>(k);
-    sk += kk, st += tc[k], skk += kk * kk, skt += kk * tc[k];
-  }
-  return kPi / ((m * skt - sk * st) / (m * skk - sk * sk));
-}
 
-/// Undo the leapfrog dispersion: omega = (2/dt) sin(Omega dt / 2).
-double semi_discrete(double Omega, double dt) { return 2.0 / dt * std::sin(0.5 * Omega * dt); }
 
 enum class Branch { torsion, axial, bending };
 const char* name(Branch b) { return b == Branch::torsion ? "torsion" : b == Branch::axial ? "axial" : "bending"; }
@@ -197,23 +178,11 @@ Measured measure(Branch br, int m, std::ptrdiff_t J, double periods) {
     if (!r.ok) return out;
     y.push_back(signal());
   }
-  out.Omega = zero_crossing_frequency(y, out.dt);
+  out.Omega = lievi::test::beam::zero_crossing_frequency(y, out.dt, 10);
   out.omega = semi_discrete(out.Omega, out.dt);
   return out;
 }
 
-/// Spatial momentum map J = sum_j w_j (R m + p x R n, R n) with (m, n) = M~_j (§7.2).
-Vec6 momentum_map(const Stepper& st) {
-  Vec6 J = Vec6::Zero();
-  for (std::ptrdiff_t j = 0; j < st.grid().n_nodes(); ++j) {
-    const SE3& g = st.g()[NodeIndex{j}];
-    const Vec6& M = st.pre_momentum()[NodeIndex{j}];
-    const Vec3 Rm = g.rotation() * M.head<3>(), Rn = g.rotation() * M.tail<3>();
-    J.head<3>() += st.weight(j) * (Rm + g.translation().cross(Rn));
-    J.tail<3>() += st.weight(j) * Rn;
-  }
-  return J;
-}
 
 /// A momentum scale: sum_j w_j (|m| + |p| |n| + |n|).
 double momentum_scale(const Stepper& st) {
@@ -226,14 +195,6 @@ double momentum_scale(const Stepper& st) {
   return s;
 }
 
-double orth_error(const Stepper& st) {
-  double e = 0;
-  for (std::ptrdiff_t j = 0; j < st.grid().n_nodes(); ++j) {
-    const Mat3& R = st.g()[NodeIndex{j}].rotation();
-    e = std::max(e, (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff());
-  }
-  return e;
-}
 
 /// Ring of radius r in the x-y plane: p = r (cos th, sin th, 0), R = [t | n | e_z] (t tangent, n inward).
 SE3 ring_pose(double r, double th) {
