@@ -78,7 +78,8 @@ int run_beam(const RunArgs& a, const io::BeamScenario& s) {
   if (a.paths != 0)
     throw invalid_argument("--paths", "",
                            "value " + std::to_string(a.paths) +
-                               " not allowed: noise on beams (and so ensembles) arrives with the stochastic beam");
+                               " not allowed for beams yet: beam ensembles (series_mean.csv, series_std.csv) arrive "
+                               "with the rest of the stochastic beam (issue 6); run single paths with --set noise.path=K");
   const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
   run::RunOptions o;
   o.force = a.force;

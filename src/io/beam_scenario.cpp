@@ -44,17 +44,17 @@ const std::vector<std::string> kStarts = {"half", "full"};
 const std::vector<std::string> kReferences = {"strain", "initial"};
 /// The section and material keys a region may override.
 const std::vector<std::string> kRegionKeys = {"rho", "E", "nu", "G", "a", "r", "A", "J1", "J2", "J3", "shear_factor"};
-const char* const kNoiseMessage =
-    "noise on beams arrives with the stochastic beam (issue 6); remove the [noise] section";
+const std::vector<std::string> kNoiseModes = {"none", "common", "independent"};
+constexpr long long kMaxU32 = 4294967295LL;
 
 const detail::Schema& schema() {
   static const detail::Schema v{
       &beam_schema(),
-      {"model", "regions", "grid", "bc", "initial", "loads", "distributed_loads", "damping", "integrator", "output"},
+      {"model", "regions", "grid", "bc", "initial", "loads", "distributed_loads", "damping", "integrator", "noise",
+       "output"},
       "a beam scenario",
       {{"model.nu", "model.G"}},
-      {"regions", "loads", "distributed_loads"},
-      {{"noise", kNoiseMessage}}};
+      {"regions", "loads", "distributed_loads"}};
   return v;
 }
 
@@ -774,6 +774,27 @@ void resolve_integrator(Resolver& r, BeamScenario& s) {
   if (auto v = r.boolean("integrator.allow_unstable")) s.allow_unstable = *v;
 }
 
+void resolve_noise(Resolver& r, BeamScenario& s) {
+  if (const RawValue* v = r.get("noise.mode"); v && v->kind == RawValue::Kind::string && v->s == "modes")
+    r.issue("noise.mode", "value \"modes\" (spatial noise modes) is not available for beams yet (issue 6); allowed: " +
+                              join(kNoiseModes));
+  else if (auto m = r.choice("noise.mode", kNoiseModes, "a noise mode"))
+    s.noise_mode = *m;
+  const auto theta = r.vec6("noise.theta");
+  if (theta) s.theta = *theta;
+  if (auto v = r.integer_in("noise.seed", 0, kMaxU32)) s.seed = static_cast<std::uint32_t>(*v);
+  if (auto v = r.integer_in("noise.path", 0, kMaxU32)) s.path = static_cast<std::uint32_t>(*v);
+  if (auto v = r.boolean("noise.truncate")) s.truncate = *v;
+  detail::read_base_dt(r, s.dt, s.steps > 0, s.base_dt, s.refine_log2);
+  if (s.noise_mode == "none") return;  // the other keys are noted as ignored
+  const std::string mode_text = "noise.mode = \"" + s.noise_mode + "\"";
+  if (!r.has("noise.theta"))
+    r.missing("noise.theta", "the noise amplitude Theta (w1, w2, w3, v1, v2, v3) of " + mode_text);
+  else if (theta && std::all_of(theta->begin(), theta->end(), [](double x) { return x == 0.0; }))
+    r.issue("noise.theta", "value " + r.get("noise.theta")->text() + " is zero; give a non-zero Theta with " + mode_text +
+                               " (or noise.mode = \"none\")");
+}
+
 long long snapshots(long long steps, long long f) {
   return steps / f + 1 + (steps % f != 0 ? 1 : 0);
 }
@@ -828,6 +849,7 @@ BeamScenario resolve_beam(const RawValue& root, const std::string& file, const s
   resolve_distributed_loads(r, s);
   resolve_damping(r, s);
   resolve_integrator(r, s);
+  resolve_noise(r, s);
   resolve_output(r, s, grid_ok);
   detail::throw_if_issues(r);
   return s;
@@ -845,6 +867,7 @@ bool applies(const BeamScenario& s, const std::string& key) {
     return true;
   }
   if (key == "bc.shift") return s.periodic();
+  if (key.rfind("noise.", 0) == 0 && key != "noise.mode") return s.noise_mode != "none";
   if (key == "bc.left_motion") return s.bc_left == "prescribed";
   if (key == "bc.right_motion") return s.bc_right == "prescribed";
   if (key.rfind("initial.", 0) == 0 && key != "initial.shape") {
@@ -860,6 +883,7 @@ std::string why_ignored(const BeamScenario& s, const std::string& key) {
   if (key.rfind("model.", 0) == 0) return "model.section = \"" + s.section + "\"";
   if (key == "initial.velocity") return "velocities from initial.file";
   if (key == "bc.shift") return "ends that are not periodic";
+  if (key.rfind("noise.", 0) == 0) return "noise.mode = \"none\"";
   if (key == "bc.left_motion") return "bc.left = \"" + s.bc_left + "\"";
   if (key == "bc.right_motion") return "bc.right = \"" + s.bc_right + "\"";
   return "initial.shape = \"" + s.shape + "\"";
@@ -912,6 +936,12 @@ ScenarioValue value_of(const BeamScenario& s, const std::string& k) {
       {"integrator.newton_tol", s.newton_tol},
       {"integrator.newton_maxit", s.newton_maxit},
       {"integrator.allow_unstable", s.allow_unstable},
+      {"noise.mode", s.noise_mode},
+      {"noise.theta", to_vector(s.theta)},
+      {"noise.seed", static_cast<long long>(s.seed)},
+      {"noise.path", static_cast<long long>(s.path)},
+      {"noise.base_dt", s.base_dt},
+      {"noise.truncate", s.truncate},
       {"output.every", s.every},
       {"output.probes", s.probes},
       {"output.fields", s.fields},
@@ -1136,9 +1166,9 @@ const std::vector<SchemaEntry>& beam_schema() {
          "midpoint in time)",
          ""},
         {"integrator.method", ValueType::string, opt, "\"type-i\"", "", join(kMethods),
-         "type-i (deterministic here; type-ii arrives with the stochastic beam)", ""},
+         "type-i (noise in the kinematics; type-ii arrives with the rest of the stochastic beam)", ""},
         {"integrator.variant", ValueType::string, opt, "\"exact\"", "", join(kVariants),
-         "exact variations (approx arrives with the stochastic beam)", ""},
+         "exact variations (approx arrives with the rest of the stochastic beam)", ""},
         {"integrator.retraction", ValueType::string, opt, "\"cayley\"", "", join(kRetractions),
          "retraction tau on SE(3)", ""},
         {"integrator.start", ValueType::string, opt, "\"half\"", "", join(kStarts),
@@ -1152,6 +1182,21 @@ const std::vector<SchemaEntry>& beam_schema() {
         {"integrator.newton_maxit", ValueType::integer, opt, "30", "", ">= 1", "Newton iteration limit", ""},
         {"integrator.allow_unstable", ValueType::boolean, opt, "false", "", "true, false",
          "run even when dt is beyond the a-priori stability bound", ""},
+        {"noise.mode", ValueType::string, opt, "\"none\"", "", join(kNoiseModes),
+         "Type-I noise in the body frame (Stratonovich, through A = dt zeta + theta): common: one Brownian "
+         "motion for all nodes; independent: one per node; zero at clamped and prescribed nodes",
+         ""},
+        {"noise.theta", ValueType::vec6, "required for common and independent", "", "rad/sqrt(s), m/sqrt(s)",
+         "finite, not all zero", "Theta (w1, w2, w3, v1, v2, v3): theta_j = Theta dW (per node for independent)",
+         ""},
+        {"noise.seed", ValueType::integer, opt, "1", "", "0 ... 2^32 - 1", "Philox key, first word", ""},
+        {"noise.path", ValueType::integer, opt, "0", "", "0 ... 2^32 - 1", "Philox key, second word: the path",
+         ""},
+        {"noise.base_dt", ValueType::number, opt, "integrator.dt", "s",
+         "> 0, dt / base_dt = 2^m for an integer m in [0, 40]",
+         "finest step on which increments are drawn; a step's increment sums its 2^m fine ones", ""},
+        {"noise.truncate", ValueType::boolean, opt, "false", "", "true, false",
+         "truncated increments (Milstein-Repin-Tretyakov, k = 2)", ""},
         {"output.every", ValueType::integer, opt, "1", "steps", ">= 1",
          "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
         {"output.probes", ValueType::integer_array, opt, "[n_nodes/2]", "",

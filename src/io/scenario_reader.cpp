@@ -721,6 +721,34 @@ void throw_if_issues(Resolver& r) {
   if (!r.issues().empty()) throw invalid_argument(std::move(r.issues()));
 }
 
+void read_base_dt(Resolver& r, double dt, bool dt_ok, double& base_dt, int& refine_log2) {
+  constexpr int kMaxRefineLog2 = 40;
+  base_dt = dt;
+  const auto b = r.positive("noise.base_dt");
+  if (!b) return;
+  base_dt = *b;
+  if (!dt_ok) return;
+  const double ratio = dt / *b, lg = std::log2(ratio);
+  const double m = std::round(lg);
+  if (m >= 0 && m <= kMaxRefineLog2 && std::abs(std::ldexp(*b, static_cast<int>(m)) - dt) <= 1e-9 * dt) {
+    refine_log2 = static_cast<int>(m);
+    return;
+  }
+  const auto clamped = [](double e) {
+    return static_cast<int>(std::clamp(e, 0.0, static_cast<double>(kMaxRefineLog2)));
+  };
+  const auto suggest = [&](int k) {
+    return "base_dt = " + format_number(std::ldexp(dt, -k)) + " (dt/2^" + std::to_string(k) + ")";
+  };
+  const int lo = clamped(std::floor(lg)), hi = clamped(std::ceil(lg));
+  std::string hint = suggest(lo);
+  if (hi != lo) hint += " or " + suggest(hi);
+  r.issue("noise.base_dt", "value " + format_number(*b) + " gives dt / base_dt = " + format_number(ratio) +
+                               " with integrator.dt = " + format_number(dt) +
+                               ", which is not 2^m for an integer m in [0, 40] (within 1e-9 relative); use " +
+                               hint);
+}
+
 TimeGrid read_time_grid(Resolver& r, const std::string& dt_key, const std::string& dt_what, bool read_dt) {
   TimeGrid g;
   bool dt_ok = false, t_end_ok = false;

@@ -181,6 +181,9 @@ struct TimeGrid {
 };
 /// Read integrator.t_end and the time step from `dt_key` (integrator.dt, or an alias); `dt_what` completes
 /// the missing-key message; with `read_dt` false the step is not read (an issue was already recorded).
+/// noise.base_dt (the finest noise step): dt / base_dt = 2^m for an integer m in [0, 40] within 1e-9 relative,
+/// else an issue suggesting the nearest valid values; base_dt = dt when not given, refine_log2 = m.
+void read_base_dt(Resolver& r, double dt, bool dt_ok, double& base_dt, int& refine_log2);
 TimeGrid read_time_grid(Resolver& r, const std::string& dt_key, const std::string& dt_what,
                         bool read_dt = true);
 

@@ -24,7 +24,6 @@ using detail::Resolver;
 
 constexpr long long kNoUpper = std::numeric_limits<long long>::max();
 constexpr long long kMaxU32 = 4294967295LL;
-constexpr int kMaxRefineLog2 = 40;
 constexpr long long kMaxSnapshots = 1000;
 
 const std::vector<std::string> kLayouts = {"cell", "vertex"};
@@ -264,34 +263,6 @@ void resolve_integrator(Resolver& r, WaveScenario& s) {
   if (auto v = r.boolean("integrator.allow_unstable")) s.allow_unstable = *v;
 }
 
-/// noise.base_dt: dt / base_dt = 2^m, m in [0, 40], within 1e-9 relative.
-void resolve_base_dt(Resolver& r, WaveScenario& s, bool dt_ok) {
-  s.base_dt = s.dt;
-  const auto b = r.positive("noise.base_dt");
-  if (!b) return;
-  s.base_dt = *b;
-  if (!dt_ok) return;
-  const double ratio = s.dt / *b, lg = std::log2(ratio);
-  const double m = std::round(lg);
-  if (m >= 0 && m <= kMaxRefineLog2 && std::abs(std::ldexp(*b, static_cast<int>(m)) - s.dt) <= 1e-9 * s.dt) {
-    s.refine_log2 = static_cast<int>(m);
-    return;
-  }
-  const auto clamped = [](double e) {
-    return static_cast<int>(std::clamp(e, 0.0, static_cast<double>(kMaxRefineLog2)));
-  };
-  const auto suggest = [&](int k) {
-    return "base_dt = " + format_number(std::ldexp(s.dt, -k)) + " (dt/2^" + std::to_string(k) + ")";
-  };
-  const int lo = clamped(std::floor(lg)), hi = clamped(std::ceil(lg));
-  std::string hint = suggest(lo);
-  if (hi != lo) hint += " or " + suggest(hi);
-  r.issue("noise.base_dt", "value " + format_number(*b) + " gives dt / base_dt = " + format_number(ratio) +
-                               " with integrator.dt = " + format_number(s.dt) +
-                               ", which is not 2^m for an integer m in [0, 40] (within 1e-9 relative); use " +
-                               hint);
-}
-
 void resolve_noise(Resolver& r, WaveScenario& s, bool grid_ok) {
   if (auto v = r.choice("noise.mode", kNoiseModes, "a noise mode")) s.noise_mode = *v;
   const auto theta = r.number("noise.theta");
@@ -301,7 +272,7 @@ void resolve_noise(Resolver& r, WaveScenario& s, bool grid_ok) {
   if (auto v = r.integer_in("noise.seed", 0, kMaxU32)) s.seed = static_cast<std::uint32_t>(*v);
   if (auto v = r.integer_in("noise.path", 0, kMaxU32)) s.path = static_cast<std::uint32_t>(*v);
   if (auto v = r.boolean("noise.truncate")) s.truncate = *v;
-  resolve_base_dt(r, s, s.steps > 0);
+  detail::read_base_dt(r, s.dt, s.steps > 0, s.base_dt, s.refine_log2);
 
   const std::string& mode = s.noise_mode;
   if (mode == "none") return;  // the other keys are noted as ignored (ignored_key_notes)

@@ -351,7 +351,13 @@ TEST(BeamScenario, EachBadValueNamesKeyValueAndAllowed) {
       {{{"output.probes", "[1, 1]"}}, "output.probes", {"node 1 twice"}},
       {{{"output.fields_every", "0"}}, "output.fields_every", {"value 0", ">= 1"}},
       {{{"output.vtk", "\"yes\""}}, "output.vtk", {"\"yes\"", "boolean"}},
-      {{{"noise.theta", "0.01"}}, "noise", {"noise on beams arrives with the stochastic beam (issue 6)"}},
+      {{{"noise.mode", "\"common\""}}, "noise.theta", {"missing required key", "Theta"}},
+      {{{"noise.mode", "\"common\""}, {"noise.theta", "0.01"}}, "noise.theta", {"0.01", "not an array of 6 finite numbers"}},
+      {{{"noise.mode", "\"common\""}, {"noise.theta", "[0, 0, 0, 0, 0, 0]"}}, "noise.theta", {"is zero"}},
+      {{{"noise.mode", "\"modes\""}}, "noise.mode", {"\"modes\"", "not available for beams yet", "common, independent"}},
+      {{{"noise.mode", "\"common\""}, {"noise.theta", "[0.1, 0, 0, 0, 0, 0]"}, {"noise.base_dt", "0.003"}},
+       "noise.base_dt",
+       {"0.003", "2^m", "base_dt = 0.005"}},
       {{{"grid.bogus", "1"}}, "grid.bogus", {"unknown key", "J, layout, length"}},
   };
   for (const auto& c : cases) {
@@ -371,8 +377,8 @@ TEST(BeamScenario, AllIssuesOfAFileAreReportedTogether) {
   std::vector<std::string> keys;
   for (const auto& i : is) keys.push_back(i.key);
   EXPECT_EQ(keys,
-            (std::vector<std::string>{"noise", "model.rho", "grid.layout", "initial.shape", "loads[0].node",
-                                      "loads[0].wrench", "integrator.variant", "output.every"}));
+            (std::vector<std::string>{"model.rho", "grid.layout", "initial.shape", "loads[0].node", "loads[0].wrench",
+                                      "integrator.variant", "noise.theta", "output.every"}));
 }
 
 TEST(BeamScenario, LoadsAreReadFromArraysOfTables) {

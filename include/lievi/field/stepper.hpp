@@ -505,7 +505,7 @@ class StaggeredStepper {
     res_.assign(static_cast<std::size_t>(n), 0.0);
     // 512 nodes: below that a parallel region costs more than it saves (measured: 2 threads on 80 nodes
     // were 10-90x slower on a loaded 2-core machine).
-    const bool damped = model_.has_damping();
+    const bool damped = model_.has_damping(), noisy = noise_.mode() != NoiseMode::none;
     parallel_range(0, n, kBlock / 4, [&](std::ptrdiff_t j) {
       const NodeIndex J{j};
       if (grid_.driven(J)) {
@@ -527,7 +527,8 @@ class StaggeredStepper {
       if (loads) M += (dt / w) * model_.load(j, g[j], t, w);
       // damping: the previous step's half of the Lagrange-d'Alembert force is explicit, this step's half is
       // implicit (in the residual and the Jacobian)
-      if (damped) M += (0.5 * dt) * model_.damping_force(j, z[j]);
+      // (with noise A = dt zeta + theta is not parallel to zeta: carry zeta^{n-1/2} into the frame of g^n)
+      if (damped) M += (0.5 * dt) * model_.damping_force(j, noisy ? Model::carry(A[j], z[j]) : z[j]);
       const Algebra theta = noise_.theta(j);
       Algebra zeta = z[j];
       const double scale = opt_.lie_tol * std::max(M.cwiseAbs().maxCoeff(), model_.momentum_scale);

@@ -1,7 +1,7 @@
 #pragma once
 /// @file lievi/io/beam_scenario.hpp
 /// @brief The scenario of a geometrically exact beam on SE(3), `model.type = "beam"` (deterministic, variant
-/// `exact`; noise and `approx` follow with the stochastic beam).
+/// `exact`, Type-I noise; `approx`, Type-II and spatial noise modes follow with the rest of issue 6).
 ///
 /// Same schema style as the rigid body and the wave (io/scenario.hpp, io/wave_scenario.hpp): every key with
 /// type, default, unit and allowed values in `beam_schema()`, all issues of a file reported together, `--set`
@@ -11,8 +11,10 @@
 /// J1 = πr⁴/2; general A, J1, J2, J3 as given; K = diag(ρJ1, ρJ2, ρJ3, ρA, ρA, ρA),
 /// P = diag(GJ1, EJ2, EJ3, EA, k_s GA, k_s GA), G = E/(2(1+ν)) unless model.G is given; or K, P given in full
 /// (section "matrix", 6x6 symmetric positive definite). Loads come from `[[loads]]` tables and cannot be set
-/// with `--set`; a `[noise]` section is refused until the stochastic beam (issue 6).
+/// with `--set`. Noise: `common` or `independent` with a constant Theta in se(3) (spatial modes, `approx` and
+/// Type-II arrive with the rest of issue 6).
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -121,6 +123,14 @@ struct BeamScenario {
   std::vector<BeamLoad> loads;
   std::vector<BeamDistributedLoad> distributed_loads;
   double damping_angular = 0.0, damping_linear = 0.0;  ///< mass-proportional rates, 1/s
+
+  // noise (Type-I, body frame, Stratonovich through the group increment; beam-integrators.md §6)
+  std::string noise_mode = "none";  ///< "none", "common", "independent" ("modes" arrives later)
+  std::array<double, 6> theta{};    ///< noise.theta: Theta in se(3) (angular, linear), per sqrt(s)
+  std::uint32_t seed = 1, path = 0;
+  double base_dt = 0.0;  ///< noise.base_dt (default dt); dt = 2^refine_log2 base_dt
+  int refine_log2 = 0;
+  bool truncate = false;
 
   // integrator
   std::string method = "type-i";  ///< "type-i" (type-ii arrives with the stochastic beam: refused for now)

@@ -179,6 +179,16 @@ struct Beam {
   [[nodiscard]] static Config advance(const Config& g, const Algebra& A) { return g * Ret::tau(A); }
   /// tau^{-1}(g^{-1} h).
   [[nodiscard]] static Algebra relative(const Config& g, const Config& h) { return Ret::tau_inv(g.inverse() * h); }
+  /// Ad_{tau(A)^{-1}} v: a body-frame vector of the step with increment A (at g) in the frame of g tau(A),
+  /// (R^T w, R^T (u - p x w)) for tau(A) = (R, p), v = (w, u). The identity when v is parallel to A.
+  [[nodiscard]] static Algebra carry(const Algebra& A, const Algebra& v) {
+    const Config h = Ret::tau(A);
+    const Eigen::Matrix3d Rt = h.rotation().transpose();
+    Algebra out;
+    out.template head<3>() = Rt * v.template head<3>();
+    out.template tail<3>() = Rt * (v.template tail<3>() - h.translation().cross(v.template head<3>()));
+    return out;
+  }
   /// The image of node 0 one period on, closure g_0 (the far end of a periodic grid's last segment).
   [[nodiscard]] Config wrapped(const Config& g0) const { return closure * g0; }
   /// T^-_x mu = (dtau_x^{-1})^* mu (exact variant, §4).
