@@ -2,6 +2,7 @@
 PRESET ?= release
 BUILD  := build/$(PRESET)
 DEMO_OUT ?= runs/demo-scenario-b
+DEMO_BEAM_OUT ?= runs/demo-stochastic-spaghetti
 
 .PHONY: all deps configure build test demo bench clean format
 
@@ -21,7 +22,8 @@ test: build
 
 demo: build
 	$(BUILD)/apps/lievi/lievi run examples/rigid_body/scenario_b.toml --out $(DEMO_OUT) --force
-	@echo "demo: results and plots are in $(DEMO_OUT)/"
+	$(BUILD)/apps/lievi/lievi run examples/beam/stochastic_spaghetti.toml --out $(DEMO_BEAM_OUT) --force
+	@echo "demo: results and plots are in $(DEMO_OUT)/ (rigid body) and $(DEMO_BEAM_OUT)/ (stochastic flying spaghetti: snapshots.png, energy.png, ends.png; beam.pvd for ParaView)"
 
 bench: build
 	$(BUILD)/bench/lievi_bench
