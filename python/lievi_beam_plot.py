@@ -5,6 +5,7 @@ Usage: lievi_beam_plot.py RUN_DIR [--title TEXT]
 
 Reads RUN_DIR/series.csv and, when present, RUN_DIR/fields.h5 (/t, /p[n_out, n_nodes, 3]) and writes
   snapshots.png  the centre line at up to 9 times: a 3-D view and the x-y, x-z, y-z projections;
+  ensemble.png   (ensembles, --paths) mean +- 2 std of the end positions and of E_c;
   energy.png     E_d and E_c minus their initial values, and the spatial momentum map minus its initial value;
   ends.png       positions of the two end nodes vs time.
 Matplotlib with the Agg backend. Exit status 0 on success.
@@ -26,12 +27,42 @@ def read(path):
     return {name: data[:, i] for i, name in enumerate(header)}
 
 
+def ensemble(d, title):
+    """ensemble.png: mean +- 2 std over the paths of the end positions and of the centred energy."""
+    m = read(os.path.join(d, "series_mean.csv"))
+    sd = read(os.path.join(d, "series_std.csv"))
+    t = m["t"]
+    fig, ax = plt.subplots(1, 3, figsize=(14, 3.8))
+    for k, end in enumerate(("end0", "endL")):
+        for c in ("x", "y", "z"):
+            y, e = m[f"{end}_{c}"], sd[f"{end}_{c}"]
+            (line,) = ax[k].plot(t, y, lw=0.9, label=f"{end}_{c}")
+            ax[k].fill_between(t, y - 2 * e, y + 2 * e, color=line.get_color(), alpha=0.25, lw=0)
+        ax[k].set_title(f"{end}: mean +- 2 std", fontsize=9)
+        ax[k].set_xlabel("t")
+        ax[k].set_ylabel("position [m]")
+        ax[k].legend(fontsize=7)
+    y, e = m["E_c"], sd["E_c"]
+    ax[2].plot(t, y, lw=0.9, label="E_c")
+    ax[2].fill_between(t, y - 2 * e, y + 2 * e, alpha=0.25, lw=0)
+    ax[2].set_title("centred energy: mean +- 2 std", fontsize=9)
+    ax[2].set_xlabel("t")
+    ax[2].set_ylabel("energy [J]")
+    fig.suptitle(title + " (ensemble)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, "ensemble.png"), dpi=110)
+    plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run_dir")
     ap.add_argument("--title", default="")
     a = ap.parse_args()
     d = a.run_dir
+    if not os.path.exists(os.path.join(d, "series.csv")) and os.path.exists(os.path.join(d, "series_mean.csv")):
+        ensemble(d, a.title)
+        return
     s = read(os.path.join(d, "series.csv"))
     t = s["t"]
 

@@ -831,6 +831,7 @@ void resolve_output(Resolver& r, BeamScenario& s, bool grid_ok) {
   if (auto v = r.boolean("output.vtk")) s.vtk = *v;
   if (auto v = r.boolean("output.fields_csv")) s.fields_csv = *v;
   if (auto v = r.boolean("output.plots")) s.plots = *v;
+  if (auto v = r.boolean("output.per_path")) s.per_path = *v;
 }
 
 BeamScenario resolve_beam(const RawValue& root, const std::string& file, const std::string& name,
@@ -949,6 +950,7 @@ ScenarioValue value_of(const BeamScenario& s, const std::string& k) {
       {"output.vtk", s.vtk},
       {"output.fields_csv", s.fields_csv},
       {"output.plots", s.plots},
+      {"output.per_path", s.per_path},
   };
   for (const auto& [key, v] : values)
     if (k == key) return v;
@@ -1210,6 +1212,8 @@ const std::vector<SchemaEntry>& beam_schema() {
          "also write the final poses as final_fields.csv (s,x,y,z,qw,qx,qy,qz)", ""},
         {"output.plots", ValueType::boolean, opt, "true", "", "true, false",
          "make the PNG plots (python3 + matplotlib)", ""},
+        {"output.per_path", ValueType::boolean, opt, "false", "", "true, false",
+         "ensembles (--paths N): also write each path's series as series_path<k>.csv", ""},
     };
   }();
   return schema;

@@ -4,6 +4,7 @@
 #include "lievi/run/beam_run.hpp"
 
 #include <Eigen/Geometry>
+#include <omp.h>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -12,6 +13,7 @@
 
 #include "lievi/core/error.hpp"
 #include "lievi/field/stepper.hpp"
+#include "lievi/io/ensemble_csv.hpp"
 #include "lievi/io/fields_h5.hpp"
 #include "lievi/io/output_dir.hpp"
 #include "lievi/io/table_csv.hpp"
@@ -477,6 +479,93 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   detail::write_json(dir.tmp() / "summary.json", j);
   dir.commit();
   return r;
+}
+
+WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, const fs::path& out_dir,
+                                const RunOptions& options) {
+  const auto t0 = Clock::now();
+  if (s.noise_mode == "none")
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(paths) + " needs a noisy scenario; " + file_of(s) +
+                               " has noise.mode = \"none\" (set noise.mode and noise.theta)");
+  if (paths < 1 || static_cast<double>(s.path) + static_cast<double>(paths) - 1.0 > 4294967295.0)
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(paths) + " must be >= 1 with noise.path + paths - 1 <= 4294967295");
+  check_beam(s);
+  io::OutputDir dir(out_dir, options.force);
+  const auto columns = beam_series_columns(s);
+  io::EnsembleSeries stats(columns);
+  WaveRunResult total;
+  total.complete = true;
+  total.cfl_dt = beam_stable_dt(s);
+  const fs::path work = dir.tmp() / "paths.tmp";
+  double integrate_s = 0;
+  // Paths in batches across threads, each a single run into its own folder (inner loops serial: nested
+  // parallelism is off); the batch is added to the statistics in path order.
+  const long long batch = std::max(1, omp_get_max_threads());
+  for (long long p0 = 0; p0 < paths && total.complete; p0 += batch) {
+    const long long nb = std::min(batch, paths - p0);
+    std::vector<WaveRunResult> res(static_cast<std::size_t>(nb));
+    std::vector<std::string> error(static_cast<std::size_t>(nb));
+#pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(nb))
+    for (long long b = 0; b < nb; ++b) {
+      io::BeamScenario sk = s;
+      sk.path = static_cast<std::uint32_t>(s.path + p0 + b);
+      sk.fields = sk.vtk = sk.plots = sk.fields_csv = false;
+      RunOptions o;
+      o.force = true;
+      o.progress = Progress::never;
+      try {
+        res[static_cast<std::size_t>(b)] = run_beam(sk, work / ("path" + std::to_string(sk.path)), o);
+      } catch (const std::exception& e) {
+        error[static_cast<std::size_t>(b)] = e.what();
+      }
+    }
+    for (long long b = 0; b < nb; ++b) {
+      const auto i = static_cast<std::size_t>(b);
+      const long long k = static_cast<long long>(s.path) + p0 + b;
+      if (!error[i].empty()) throw std::runtime_error("path " + std::to_string(k) + ": " + error[i]);
+      const WaveRunResult& rb = res[i];
+      integrate_s += rb.integrate_s;
+      if (!rb.complete) {
+        total.complete = false;
+        total.failure = rb.failure;
+        total.failure->message = "path " + std::to_string(k) + ": " + total.failure->message;
+        total.t_final = rb.t_final;
+        break;
+      }
+      const fs::path series = work / ("path" + std::to_string(k)) / "series.csv";
+      stats.add_path(io::read_csv_table(series).rows);
+      if (s.per_path) fs::copy_file(series, dir.tmp() / ("series_path" + std::to_string(k) + ".csv"));
+      total.steps = rb.steps, total.rows = rb.rows, total.t_final = rb.t_final;
+      total.newton_max = std::max(total.newton_max, rb.newton_max);
+      if (p0 + b == 0)  // the scenario's notes (ignored keys, large increments), not the per-path output switches
+        for (const auto& n : rb.notes)
+          if (n.rfind("plots not made", 0) != 0) total.notes.push_back(n);
+    }
+  }
+  fs::remove_all(work);
+  if (stats.paths() > 0) stats.write(dir.tmp() / "series_mean.csv", dir.tmp() / "series_std.csv");
+  total.paths = static_cast<long long>(stats.paths());
+  total.integrate_s = integrate_s;
+  total.notes.emplace_back("ensemble of " + std::to_string(paths) + " paths from noise.path = " + std::to_string(s.path) +
+                           " (each the single run of its path); fields.h5 and the ParaView series are not written for "
+                           "ensembles");
+  if (stats.paths() > 0) {
+    const std::size_t last = stats.rows() - 1;
+    total.diagnostics = {{"E_c_mean_initial", stats.mean(0, 2)},
+                         {"E_c_mean_final", stats.mean(last, 2)},
+                         {"E_c_std_final", stats.stddev(last, 2)}};
+  }
+  make_field_plots(dir.tmp(), s.plots, "lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT", s.name, total.notes);
+  total.out_dir = out_dir;
+  total.total_s = seconds(Clock::now() - t0);
+  detail::json j = detail::field_summary(io::resolved_entries(s), s.name, total, s.steps, s.n_nodes());
+  j["method"] = {{"id", "type-i"}, {"variant", s.variant}, {"order", 2}, {"retraction", s.retraction}};
+  j["stable_dt_bound"] = total.cfl_dt;
+  detail::write_json(dir.tmp() / "summary.json", j);
+  dir.commit();
+  return total;
 }
 
 }  // namespace lievi::run

@@ -484,10 +484,45 @@ TEST(BeamCliBc, NoisyRunsAreReproducibleAndKeepTheMomentumMap) {
   const auto sa = lievi::io::read_csv_table(cwd / "a" / "series.csv");
   const auto sd = lievi::io::read_csv_table(cwd / "det" / "series.csv");
   EXPECT_GT(std::abs(sa.rows.back()[column(sa, "E_c")] - sd.rows.back()[column(sd, "E_c")]), 1e-3);
-  // ensembles of beams are not there yet: a clear refusal
-  const auto e = cli(cwd, {"run", examples + "bending.toml", "--out", "ens", "--paths", "4", "--set",
-                           "noise.mode=\"common\"", "--set", "noise.theta=[0.01, 0, 0, 0, 0, 0]"});
-  EXPECT_EQ(e.code, 2);
-  EXPECT_NE(e.err.find("--paths"), std::string::npos) << e.err;
-  EXPECT_NE(e.err.find("noise.path"), std::string::npos) << e.err;
+}
+
+TEST(BeamCliBc, EnsembleMeansAndPathsMatchSingleRuns) {
+  const fs::path cwd = fresh_dir(tmp, "ensemble");
+  const std::vector<std::string> base = {"--set", "integrator.t_end=2", "--set", "output.every=100", "--set",
+                                         "output.plots=false", "--set", "output.fields=false", "--set", "output.vtk=false"};
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"run", examples + "stochastic_spaghetti.toml"});
+    args.insert(args.end(), base.begin(), base.end());
+    return cli(cwd, args);
+  };
+  auto r = run({"--out", "ens", "--paths", "5", "--set", "noise.path=3", "--set", "output.per_path=true"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // path k of the ensemble is the single run of noise.path = k, byte for byte; the mean is their mean
+  std::vector<lievi::io::CsvTable> single;
+  for (int k = 3; k < 8; ++k) {
+    const std::string out = "p" + std::to_string(k);
+    ASSERT_EQ(run({"--out", out, "--set", "noise.path=" + std::to_string(k)}).code, 0);
+    EXPECT_EQ(read_file(cwd / "ens" / ("series_path" + std::to_string(k) + ".csv")), read_file(cwd / out / "series.csv"));
+    single.push_back(lievi::io::read_csv_table(cwd / out / "series.csv"));
+  }
+  const auto mean = lievi::io::read_csv_table(cwd / "ens" / "series_mean.csv");
+  const auto sd = lievi::io::read_csv_table(cwd / "ens" / "series_std.csv");
+  const std::size_t x = column(mean, "endL_x");
+  for (std::size_t row = 0; row < mean.rows.size(); ++row) {
+    double m = 0, q = 0;
+    for (const auto& t : single) m += t.rows[row][x];
+    m /= 5.0;
+    for (const auto& t : single) q += (t.rows[row][x] - m) * (t.rows[row][x] - m);
+    EXPECT_NEAR(mean.rows[row][x], m, 1e-12 * (1 + std::abs(m)));
+    EXPECT_NEAR(sd.rows[row][x], std::sqrt(q / 4.0), 1e-10 * (1 + std::abs(m)));
+  }
+  EXPECT_GT(sd.rows.back()[x], 0.0);  // the paths differ
+  const auto j = nlohmann::json::parse(read_file(cwd / "ens" / "summary.json"));
+  EXPECT_EQ(j["paths"].get<int>(), 5);
+  EXPECT_EQ(j["status"], "complete");
+  // --paths without noise is bad input
+  r = cli(cwd, {"run", examples + "bending.toml", "--out", "bad", "--paths", "4"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("needs a noisy scenario"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(cwd / "bad"));
 }

@@ -151,6 +151,7 @@ struct BeamScenario {
   bool vtk = true;             ///< beam.pvd + .vtp series (at the field snapshots)
   bool fields_csv = false;
   bool plots = true;
+  bool per_path = false;  ///< ensembles: also write series_path<k>.csv
 
   std::vector<std::string> given_keys;
 

@@ -32,6 +32,16 @@ void check_beam(const io::BeamScenario& s);
 /// Run into `out_dir` atomically (as run_wave).
 WaveRunResult run_beam(const io::BeamScenario& s, const std::filesystem::path& out_dir, const RunOptions& options = {});
 
+/// An ensemble of noise paths noise.path ... noise.path + paths - 1 (`--paths N`): each path is the single
+/// run of that path (so path k equals `noise.path = k` bit for bit), without fields, vtk or plots; their
+/// series go into series_mean.csv and series_std.csv (docs/outputs.md), summed in path order whatever the
+/// thread count (paths run in parallel, their inner loops serially); series_path<k>.csv with
+/// output.per_path; the plots add ensemble.png (mean +- 2 std of the end positions). Throws
+/// lievi::invalid_argument for a scenario without noise or a bad path count; a failed path stops the
+/// ensemble (exit 3) with the paths before it summarised.
+WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, const std::filesystem::path& out_dir,
+                                const RunOptions& options = {});
+
 [[nodiscard]] std::filesystem::path default_output_dir(const io::BeamScenario& s);
 
 }  // namespace lievi::run
