@@ -35,12 +35,14 @@
 #include <utility>
 
 #include "lievi/field/grid.hpp"
+#include "lievi/field/noise_field.hpp"
 #include "lievi/field/staggered.hpp"
 #include "lievi/field/stepper.hpp"
 #include "lievi/lie/retraction/cayley.hpp"
 #include "lievi/lie/retraction/exp.hpp"
 #include "lievi/lie/se3.hpp"
 #include "lievi/models/beam.hpp"
+#include "lievi/noise/wiener.hpp"
 
 namespace {
 
@@ -87,14 +89,18 @@ class ThreadScope {
 
 /// The clamped rod under gravity with J segments (J + 1 nodes), straight along x and at rest.
 template <class Ret>
-Stepper<Ret> make_rod(std::ptrdiff_t J) {
+Stepper<Ret> make_rod(std::ptrdiff_t J, lievi::field::NoiseMode mode = lievi::field::NoiseMode::none) {
   const Grid grid(Layout::vertex, J, kLength, End::clamped, End::free);
   const std::ptrdiff_t n = grid.n_nodes();
   Beam<Ret> beam = Beam<Ret>::uniform(Section::square(kRho, kE, kNu, kEdge), n, grid.n_segments());
   beam.gravity = Vec3(0.0, 0.0, -kGravity);
   typename Stepper<Ret>::Options o;
   o.dt = kDtFraction * beam.stable_dt(grid.ds());
-  Stepper<Ret> s(std::move(beam), grid, o);
+  // Type-I noise (issue 6): Theta = 0.01 on all six components, one Brownian motion (common) or one per node
+  const Vec6 theta = Vec6::Constant(0.01);
+  lievi::field::NoiseField<Vec6> nf(grid, mode, theta, {},
+                                    lievi::noise::WienerIncrements(lievi::noise::StreamKey{7, 0}, o.dt, 0));
+  Stepper<Ret> s(std::move(beam), grid, o, std::move(nf));
   NodeField<SE3> g0(n, SE3());
   for (std::ptrdiff_t j = 0; j < n; ++j) g0[NodeIndex{j}] = SE3(Mat3::Identity(), Vec3(grid.s(NodeIndex{j}), 0, 0));
   s.initialize(g0, NodeField<Vec6>(n));
@@ -102,11 +108,11 @@ Stepper<Ret> make_rod(std::ptrdiff_t J) {
 }
 
 /// One iteration = one step of J + 1 nodes.
-template <class Ret>
+template <class Ret, lievi::field::NoiseMode Mode = lievi::field::NoiseMode::none>
 void BM_Beam(benchmark::State& state) {
   const ThreadScope threads(static_cast<int>(state.range(1)));
   const std::ptrdiff_t J = state.range(0);
-  Stepper<Ret> s = make_rod<Ret>(J);
+  Stepper<Ret> s = make_rod<Ret>(J, Mode);
   const std::int64_t nodes = s.grid().n_nodes();
   for (int k = 0; k < 3; ++k) (void)s.step();  // warm caches and the OpenMP pool
   const long long newton0 = s.newton_total();
@@ -173,6 +179,20 @@ const bool registered = [] {
         ->Iterations(steps_for(n))
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
+  using lievi::field::NoiseMode;
+  for (std::int64_t n : {std::int64_t{1000}, std::int64_t{10000}})
+    for (std::int64_t t : {1, 2}) {
+      benchmark::RegisterBenchmark("Beam/CayleyCommon", BM_Beam<Cayley, NoiseMode::common>)
+          ->Args({n, t})
+          ->Iterations(steps_for(n))
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark("Beam/CayleyIndependent", BM_Beam<Cayley, NoiseMode::independent>)
+          ->Args({n, t})
+          ->Iterations(steps_for(n))
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
   for (std::int64_t n : {std::int64_t{1000}, std::int64_t{100000}})
     benchmark::RegisterBenchmark("Beam/Memory", BM_Memory)->Arg(n)->Iterations(1)->Unit(benchmark::kMillisecond);
   return true;
