@@ -23,7 +23,7 @@ test: build
 demo: build
 	$(BUILD)/apps/lievi/lievi run examples/rigid_body/scenario_b.toml --out $(DEMO_OUT) --force
 	$(BUILD)/apps/lievi/lievi run examples/beam/stochastic_spaghetti.toml --out $(DEMO_BEAM_OUT) --force
-	@echo "demo: results and plots are in $(DEMO_OUT)/ (rigid body) and $(DEMO_BEAM_OUT)/ (stochastic flying spaghetti: snapshots.png, energy.png, ends.png; beam.pvd for ParaView)"
+	@echo "demo: results and plots are in $(DEMO_OUT)/ (rigid body) and $(DEMO_BEAM_OUT)/ (stochastic flying spaghetti: snapshots.png, energy.png, ends.png, motion.gif; beam.pvd for ParaView)"
 
 bench: build
 	$(BUILD)/bench/lievi_bench

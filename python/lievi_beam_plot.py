@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """Plots of a lievi beam run folder (docs/outputs.md).
 
-Usage: lievi_beam_plot.py RUN_DIR [--title TEXT]
+Usage: lievi_beam_plot.py RUN_DIR [--title TEXT] [--animation]
 
 Reads RUN_DIR/series.csv and, when present, RUN_DIR/fields.h5 (/t, /p[n_out, n_nodes, 3]) and writes
   snapshots.png  the centre line at up to 9 times: a 3-D view and the x-y, x-z, y-z projections;
   ensemble.png   (ensembles, --paths) mean +- 2 std of the end positions and of E_c;
+  motion.gif     (--animation) the centre line over time, up to 60 frames of the fields.h5 snapshots;
   energy.png     E_d and E_c minus their initial values, and the spatial momentum map minus its initial value;
   ends.png       positions of the two end nodes vs time.
 Matplotlib with the Agg backend. Exit status 0 on success.
@@ -58,6 +59,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run_dir")
     ap.add_argument("--title", default="")
+    ap.add_argument("--animation", action="store_true", help="also write motion.gif from fields.h5")
     a = ap.parse_args()
     d = a.run_dir
     if not os.path.exists(os.path.join(d, "series.csv")) and os.path.exists(os.path.join(d, "series_mean.csv")):
@@ -128,6 +130,37 @@ def main():
         fig.tight_layout()
         fig.savefig(os.path.join(d, "snapshots.png"), dpi=110)
         plt.close(fig)
+        if a.animation:
+            animate(d, ts, p, a.title)
+
+
+def animate(d, ts, p, title):
+    """motion.gif: the centre line in 3-D, up to 60 frames (Pillow writer). The view follows the beam: a cube of
+    fixed size (the largest extent of the beam over the run) centred on each frame's centroid."""
+    from matplotlib.animation import FuncAnimation, PillowWriter
+
+    idx = np.unique(np.linspace(0, len(ts) - 1, min(60, len(ts))).round().astype(int))
+    half = 0.55 * max(float((p.max(axis=1) - p.min(axis=1)).max()), 1e-9)
+    fig = plt.figure(figsize=(5, 4.5))
+    ax = fig.add_subplot(projection="3d")
+    (line,) = ax.plot([], [], [], lw=2)
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    ax.set_zlabel("z")
+    label = ax.set_title("")
+
+    def frame(k):
+        c = p[k].mean(axis=0)
+        ax.set_xlim(c[0] - half, c[0] + half)
+        ax.set_ylim(c[1] - half, c[1] + half)
+        ax.set_zlim(c[2] - half, c[2] + half)
+        line.set_data(p[k, :, 0], p[k, :, 1])
+        line.set_3d_properties(p[k, :, 2])
+        label.set_text(f"{title}  t = {ts[k]:.3g}")
+        return (line,)
+
+    FuncAnimation(fig, frame, frames=list(idx), blit=False).save(os.path.join(d, "motion.gif"), writer=PillowWriter(fps=12))
+    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -832,6 +832,7 @@ void resolve_output(Resolver& r, BeamScenario& s, bool grid_ok) {
   if (auto v = r.boolean("output.fields_csv")) s.fields_csv = *v;
   if (auto v = r.boolean("output.plots")) s.plots = *v;
   if (auto v = r.boolean("output.per_path")) s.per_path = *v;
+  if (auto v = r.boolean("output.animation")) s.animation = *v;
 }
 
 BeamScenario resolve_beam(const RawValue& root, const std::string& file, const std::string& name,
@@ -951,6 +952,7 @@ ScenarioValue value_of(const BeamScenario& s, const std::string& k) {
       {"output.fields_csv", s.fields_csv},
       {"output.plots", s.plots},
       {"output.per_path", s.per_path},
+      {"output.animation", s.animation},
   };
   for (const auto& [key, v] : values)
     if (k == key) return v;
@@ -1214,6 +1216,10 @@ const std::vector<SchemaEntry>& beam_schema() {
          "make the PNG plots (python3 + matplotlib)", ""},
         {"output.per_path", ValueType::boolean, opt, "false", "", "true, false",
          "ensembles (--paths N): also write each path's series as series_path<k>.csv", ""},
+        {"output.animation", ValueType::boolean, opt, "false", "", "true, false",
+         "with the plots, motion.gif: the centre line over time from the fields.h5 snapshots (matplotlib + "
+         "Pillow; needs output.fields)",
+         ""},
     };
   }();
   return schema;

@@ -470,7 +470,8 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
       any);
   if (s.vtk) io::write_pvd(dir.tmp() / "beam.pvd", pvd);
   r.integrate_s = integrate_s;
-  make_field_plots(dir.tmp(), s.plots, "lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT", s.name, r.notes);
+  make_field_plots(dir.tmp(), s.plots, "lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT", s.name, r.notes,
+                   s.animation && s.fields ? std::vector<std::string>{"--animation"} : std::vector<std::string>{});
   r.out_dir = out_dir;
   r.total_s = seconds(Clock::now() - t0);
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());

@@ -41,7 +41,8 @@ fs::path find_python_script(const std::string& name, const char* env_override) {
 }
 
 void make_field_plots(const fs::path& dir, bool enabled, const std::string& script, const char* env_override,
-                      const std::string& title, std::vector<std::string>& notes) {
+                      const std::string& title, std::vector<std::string>& notes,
+                      const std::vector<std::string>& extra_args) {
   if (!enabled) {
     notes.emplace_back("plots not made: output.plots = false");
     return;
@@ -51,7 +52,9 @@ void make_field_plots(const fs::path& dir, bool enabled, const std::string& scri
     notes.push_back("plots skipped: plot script " + script + " not found (set " + env_override + ")");
     return;
   }
-  if (const auto why = run_plot_script(path, dir, {dir.string(), "--title", title}))
+  std::vector<std::string> args = {dir.string(), "--title", title};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  if (const auto why = run_plot_script(path, dir, args))
     notes.push_back("plots skipped: " + *why);
 }
 

@@ -412,6 +412,10 @@ TEST(BeamCliBc, EveryExampleRunsAtReducedLength) {
     const auto j = nlohmann::json::parse(read_file(cwd / name / "summary.json"));
     EXPECT_EQ(j["status"], "complete") << name;
     EXPECT_EQ(j["steps"].get<int>(), 20) << name;
+    // with the plots made (matplotlib present), output.animation adds motion.gif
+    if (fs::exists(cwd / name / "snapshots.png") && text.find("\nanimation = true") != std::string::npos) {
+      EXPECT_TRUE(fs::exists(cwd / name / "motion.gif")) << name;
+    }
   }
   EXPECT_GE(count, 3);
 }

@@ -152,6 +152,7 @@ struct BeamScenario {
   bool fields_csv = false;
   bool plots = true;
   bool per_path = false;  ///< ensembles: also write series_path<k>.csv
+  bool animation = false;  ///< motion.gif of the centre line from the fields.h5 snapshots
 
   std::vector<std::string> given_keys;
 

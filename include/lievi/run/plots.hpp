@@ -29,10 +29,11 @@ namespace lievi::run {
                                                                const std::string& title);
 
 /// Field runs: unless `enabled` is false, run the shipped `script` (found by find_python_script with
-/// `env_override`) on `dir` with `--title title`; a skipped or failed plot adds one line to `notes`, as does
-/// `enabled = false` ("plots not made: output.plots = false").
+/// `env_override`) on `dir` with `--title title` and `extra_args`; a skipped or failed plot adds one line to
+/// `notes`, as does `enabled = false` ("plots not made: output.plots = false").
 void make_field_plots(const std::filesystem::path& dir, bool enabled, const std::string& script,
-                      const char* env_override, const std::string& title, std::vector<std::string>& notes);
+                      const char* env_override, const std::string& title, std::vector<std::string>& notes,
+                      const std::vector<std::string>& extra_args = {});
 
 /// The plot script that would be used ("" if none is found).
 [[nodiscard]] std::filesystem::path plot_script_path();
