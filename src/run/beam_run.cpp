@@ -403,7 +403,10 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
               f.message = rep.message + (rep.message.find("segment") == std::string::npos
                                              ? " at node " + std::to_string(rep.node) : std::string());
               f.hint = "dt = " + io::format_number(s.dt) + " (a-priori bound " + io::format_number(r.cfl_dt) +
-                       "); try a smaller integrator.dt or larger integrator.newton_maxit";
+                       "); try a smaller integrator.dt or larger integrator.newton_maxit" +
+                       (s.noise_mode != "none" && !s.truncate
+                            ? std::string(", or noise.truncate = true (bounded increments) or a smaller noise.theta")
+                            : std::string());
               r.failure = f;
               failed = true;
               E = field::LevelEnergy{nan, nan, nan};

@@ -530,3 +530,22 @@ TEST(BeamCliBc, EnsembleMeansAndPathsMatchSingleRuns) {
   EXPECT_NE(r.err.find("needs a noisy scenario"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(cwd / "bad"));
 }
+
+TEST(BeamCliBc, NoiseTooLargeForNewtonStopsWithStepNodeAndTheTruncationHint) {
+  const fs::path cwd = fresh_dir(tmp, "bignoise");
+  // Theta = 50 rad/sqrt(s) on one node in ten steps of 1e-4: rotation increments of ~0.5 rad, and a Newton
+  // limit of 2 iterations: the local solve fails, the message names step and node and suggests the remedies
+  const auto r = cli(cwd, {"run", examples + "bending.toml", "--out", "x", "--set", "noise.mode=\"independent\"",
+                           "--set", "noise.theta=[50, 50, 50, 0, 0, 0]", "--set", "integrator.newton_maxit=2",
+                           "--set", "integrator.t_end=0.01", "--set", "output.plots=false"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("node"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("noise.truncate"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(read_file(cwd / "x" / "summary.json"));
+  EXPECT_EQ(j["status"], "incomplete");
+  EXPECT_GE(j["failure"]["step"].get<int>(), 1);
+  // and the summary warned about the large increments
+  bool warned = false;
+  for (const auto& n : j["notes"]) warned = warned || n.get<std::string>().find("large noise increments") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
