@@ -2,6 +2,8 @@
 /// @brief The shared part of the summary.json of field runs.
 #include "field_summary.hpp"
 
+#include "lievi/core/error.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -52,6 +54,16 @@ void write_json(const std::filesystem::path& path, const json& j) {
   out << j.dump(2) << "\n";
   out.close();
   if (!out) throw std::runtime_error("writing " + path.string() + " failed");
+}
+
+void check_ensemble(const std::string& noise_mode, std::uint32_t first_path, long long paths, const std::string& file) {
+  if (noise_mode == "none")
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(paths) + " needs a noisy scenario; " + file +
+                               " has noise.mode = \"none\" (set noise.mode and noise.theta)");
+  if (paths < 1 || static_cast<double>(first_path) + static_cast<double>(paths) - 1.0 > 4294967295.0)
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(paths) + " must be >= 1 with noise.path + paths - 1 <= 4294967295");
 }
 
 }  // namespace lievi::run::detail

@@ -311,13 +311,7 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
 WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, const fs::path& out_dir,
                                 const RunOptions& options) {
   const auto t0 = Clock::now();
-  if (s.noise_mode == "none")
-    throw invalid_argument("--paths", "",
-                           "value " + std::to_string(paths) + " needs a noisy scenario; " + file_of(s) +
-                               " has noise.mode = \"none\" (set noise.mode and noise.theta)");
-  if (paths < 1 || static_cast<double>(s.path) + static_cast<double>(paths) - 1.0 > 4294967295.0)
-    throw invalid_argument("--paths", "",
-                           "value " + std::to_string(paths) + " must be >= 1 with noise.path + paths - 1 <= 4294967295");
+  detail::check_ensemble(s.noise_mode, s.path, paths, file_of(s));
   check_wave(s);
   io::OutputDir dir(out_dir, options.force);
   const auto columns = wave_series_columns(s);

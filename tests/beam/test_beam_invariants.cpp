@@ -174,11 +174,7 @@ TEST(BeamInvariants, BitwiseIdenticalForOneAndTwoThreads) {
       EXPECT_TRUE(st.step(&E).ok);
       out.push_back(E.E_c());
     }
-    for (long j = 0; j < st.grid().n_nodes(); ++j) {
-      const SE3& g = st.g()[NodeIndex{j}];
-      out.insert(out.end(), g.rotation().data(), g.rotation().data() + 9);
-      out.insert(out.end(), g.translation().data(), g.translation().data() + 3);
-    }
+    lievi::test::beam::append_poses(st, out);
     return out;
   };
   const auto a = run(1), b = run(2);

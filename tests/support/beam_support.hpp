@@ -61,6 +61,16 @@ double orth_error(const St& st) {
   return e;
 }
 
+/// Every node's R (9 entries, column-major) and p, in node order: a bitwise fingerprint of the configuration.
+template <class St>
+void append_poses(const St& st, std::vector<double>& out) {
+  for (std::ptrdiff_t j = 0; j < st.grid().n_nodes(); ++j) {
+    const lie::SE3& g = st.g()[field::NodeIndex{j}];
+    out.insert(out.end(), g.rotation().data(), g.rotation().data() + 9);
+    out.insert(out.end(), g.translation().data(), g.translation().data() + 3);
+  }
+}
+
 /// Zero crossings of y (y[n] at t = n dt) by linear interpolation; a least-squares line through the crossing
 /// times t_k = t_0 + k pi / Omega gives Omega. Expects at least `min_crossings` (>= 3) crossings.
 inline double zero_crossing_frequency(const std::vector<double>& y, double dt, std::size_t min_crossings = 3) {
