@@ -45,7 +45,6 @@ const std::vector<std::string> kReferences = {"strain", "initial"};
 /// The section and material keys a region may override.
 const std::vector<std::string> kRegionKeys = {"rho", "E", "nu", "G", "a", "r", "A", "J1", "J2", "J3", "shear_factor"};
 const std::vector<std::string> kNoiseModes = {"none", "common", "independent"};
-constexpr long long kMaxU32 = 4294967295LL;
 
 const detail::Schema& schema() {
   static const detail::Schema v{
@@ -782,10 +781,7 @@ void resolve_noise(Resolver& r, BeamScenario& s) {
     s.noise_mode = *m;
   const auto theta = r.vec6("noise.theta");
   if (theta) s.theta = *theta;
-  if (auto v = r.integer_in("noise.seed", 0, kMaxU32)) s.seed = static_cast<std::uint32_t>(*v);
-  if (auto v = r.integer_in("noise.path", 0, kMaxU32)) s.path = static_cast<std::uint32_t>(*v);
-  if (auto v = r.boolean("noise.truncate")) s.truncate = *v;
-  detail::read_base_dt(r, s.dt, s.steps > 0, s.base_dt, s.refine_log2);
+  detail::read_noise_stream(r, s.dt, s.steps > 0, s.seed, s.path, s.base_dt, s.refine_log2, s.truncate);
   if (s.noise_mode == "none") return;  // the other keys are noted as ignored
   const std::string mode_text = "noise.mode = \"" + s.noise_mode + "\"";
   if (!r.has("noise.theta"))
@@ -1036,7 +1032,7 @@ const std::vector<SchemaEntry>& beam_schema() {
     const std::string load = "optional; in each [[loads]] table";
     const std::string dload = "optional; in each [[distributed_loads]] table";
     const std::string region = "optional; in each [[regions]] table (the keys of model.section)";
-    return std::vector<SchemaEntry>{
+    std::vector<SchemaEntry> v{
         {"model.type", ValueType::string, "required", "", "", "beam", "the model", ""},
         {"model.section", ValueType::string, opt, "\"square\"", "", join(kSections),
          "cross-section: square (edge a), circle (radius r), general (A, J1, J2, J3) or matrix (K, P in "
@@ -1193,14 +1189,6 @@ const std::vector<SchemaEntry>& beam_schema() {
         {"noise.theta", ValueType::vec6, "required for common and independent", "", "rad/sqrt(s), m/sqrt(s)",
          "finite, not all zero", "Theta (w1, w2, w3, v1, v2, v3): theta_j = Theta dW (per node for independent)",
          ""},
-        {"noise.seed", ValueType::integer, opt, "1", "", "0 ... 2^32 - 1", "Philox key, first word", ""},
-        {"noise.path", ValueType::integer, opt, "0", "", "0 ... 2^32 - 1", "Philox key, second word: the path",
-         ""},
-        {"noise.base_dt", ValueType::number, opt, "integrator.dt", "s",
-         "> 0, dt / base_dt = 2^m for an integer m in [0, 40]",
-         "finest step on which increments are drawn; a step's increment sums its 2^m fine ones", ""},
-        {"noise.truncate", ValueType::boolean, opt, "false", "", "true, false",
-         "truncated increments (Milstein-Repin-Tretyakov, k = 2)", ""},
         {"output.every", ValueType::integer, opt, "1", "steps", ">= 1",
          "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
         {"output.probes", ValueType::integer_array, opt, "[n_nodes/2]", "",
@@ -1221,6 +1209,11 @@ const std::vector<SchemaEntry>& beam_schema() {
          "Pillow; needs output.fields)",
          ""},
     };
+    // the noise stream keys shared with the other field scenarios, before the output section
+    const auto at = std::find_if(v.begin(), v.end(), [](const SchemaEntry& e) { return e.key == "output.every"; });
+    const auto shared = detail::noise_stream_entries();
+    v.insert(at, shared.begin(), shared.end());
+    return v;
   }();
   return schema;
 }

@@ -721,6 +721,29 @@ void throw_if_issues(Resolver& r) {
   if (!r.issues().empty()) throw invalid_argument(std::move(r.issues()));
 }
 
+void read_noise_stream(Resolver& r, double dt, bool dt_ok, std::uint32_t& seed, std::uint32_t& path, double& base_dt,
+                       int& refine_log2, bool& truncate) {
+  constexpr long long kMaxU32 = 4294967295LL;
+  if (auto v = r.integer_in("noise.seed", 0, kMaxU32)) seed = static_cast<std::uint32_t>(*v);
+  if (auto v = r.integer_in("noise.path", 0, kMaxU32)) path = static_cast<std::uint32_t>(*v);
+  if (auto v = r.boolean("noise.truncate")) truncate = *v;
+  read_base_dt(r, dt, dt_ok, base_dt, refine_log2);
+}
+
+std::vector<SchemaEntry> noise_stream_entries() {
+  const std::string opt = "optional", u32 = "0 ... 4294967295";
+  return {
+      {"noise.seed", ValueType::integer, opt, "1", "", u32, "Philox key, first word", ""},
+      {"noise.path", ValueType::integer, opt, "0", "", u32,
+       "Philox key, second word: the path (--paths N runs path ... path + N - 1)", ""},
+      {"noise.base_dt", ValueType::number, opt, "integrator.dt", "s",
+       "> 0, dt / base_dt = 2^m for an integer m in [0, 40]",
+       "finest step on which increments are drawn; a step's increment sums its 2^m fine ones", ""},
+      {"noise.truncate", ValueType::boolean, opt, "false", "", "true, false",
+       "truncated increments (Milstein-Repin-Tretyakov, k = 2)", ""},
+  };
+}
+
 void read_base_dt(Resolver& r, double dt, bool dt_ok, double& base_dt, int& refine_log2) {
   constexpr int kMaxRefineLog2 = 40;
   base_dt = dt;

@@ -12,6 +12,7 @@
 /// users.
 #include <array>
 #include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -181,6 +182,12 @@ struct TimeGrid {
 };
 /// Read integrator.t_end and the time step from `dt_key` (integrator.dt, or an alias); `dt_what` completes
 /// the missing-key message; with `read_dt` false the step is not read (an issue was already recorded).
+/// The noise stream keys shared by the field scenarios: noise.seed, noise.path (0 ... 2^32 - 1),
+/// noise.truncate, and noise.base_dt (read_base_dt).
+void read_noise_stream(Resolver& r, double dt, bool dt_ok, std::uint32_t& seed, std::uint32_t& path, double& base_dt,
+                       int& refine_log2, bool& truncate);
+/// Their schema entries (noise.seed, noise.path, noise.base_dt, noise.truncate), in documentation order.
+[[nodiscard]] std::vector<SchemaEntry> noise_stream_entries();
 /// noise.base_dt (the finest noise step): dt / base_dt = 2^m for an integer m in [0, 40] within 1e-9 relative,
 /// else an issue suggesting the nearest valid values; base_dt = dt when not given, refine_log2 = m.
 void read_base_dt(Resolver& r, double dt, bool dt_ok, double& base_dt, int& refine_log2);

@@ -23,7 +23,6 @@ using detail::RawValue;
 using detail::Resolver;
 
 constexpr long long kNoUpper = std::numeric_limits<long long>::max();
-constexpr long long kMaxU32 = 4294967295LL;
 constexpr long long kMaxSnapshots = 1000;
 
 const std::vector<std::string> kLayouts = {"cell", "vertex"};
@@ -269,10 +268,7 @@ void resolve_noise(Resolver& r, WaveScenario& s, bool grid_ok) {
   if (theta) s.theta = *theta;
   const auto modes = r.number_array_array("noise.modes");
   if (auto v = r.integer_in("noise.cosine_modes", 1, kNoUpper)) s.cosine_modes = *v;
-  if (auto v = r.integer_in("noise.seed", 0, kMaxU32)) s.seed = static_cast<std::uint32_t>(*v);
-  if (auto v = r.integer_in("noise.path", 0, kMaxU32)) s.path = static_cast<std::uint32_t>(*v);
-  if (auto v = r.boolean("noise.truncate")) s.truncate = *v;
-  detail::read_base_dt(r, s.dt, s.steps > 0, s.base_dt, s.refine_log2);
+  detail::read_noise_stream(r, s.dt, s.steps > 0, s.seed, s.path, s.base_dt, s.refine_log2, s.truncate);
 
   const std::string& mode = s.noise_mode;
   if (mode == "none") return;  // the other keys are noted as ignored (ignored_key_notes)
@@ -448,8 +444,7 @@ const std::vector<SchemaEntry>& wave_schema() {
     const std::string opt = "optional";
     const std::string modes_rule =
         "exactly one of noise.modes, noise.cosine_modes for noise.mode = \"modes\"";
-    const std::string u32 = "0 ... 4294967295";
-    return std::vector<SchemaEntry>{
+    std::vector<SchemaEntry> v{
         {"model.type", ValueType::string, "required", "", "", "wave", "the model", ""},
         {"model.c", ValueType::number, opt, "1.0", "m/s", "> 0",
          "wave speed: l = 1/2 (phi_t^2 - c^2 phi_s^2) per unit length", ""},
@@ -495,14 +490,6 @@ const std::vector<SchemaEntry>& wave_schema() {
          "explicit modes: Theta_k(s_j), one array per mode k, one value per node j", ""},
         {"noise.cosine_modes", ValueType::integer, modes_rule, "", "", ">= 1",
          "K cosine modes Theta_k(s) = theta cos(k pi s / S), k = 0..K-1", ""},
-        {"noise.seed", ValueType::integer, opt, "1", "", u32, "Philox key, first word", ""},
-        {"noise.path", ValueType::integer, opt, "0", "", u32,
-         "Philox key, second word: the path (--paths N runs path ... path + N - 1)", ""},
-        {"noise.base_dt", ValueType::number, opt, "integrator.dt", "s",
-         "> 0, dt / base_dt = 2^m for an integer m in [0, 40]",
-         "finest step on which increments are drawn; a step's increment sums its 2^m fine ones", ""},
-        {"noise.truncate", ValueType::boolean, opt, "false", "", "true, false",
-         "truncated increments (Milstein-Repin-Tretyakov, k = 2)", ""},
         {"output.every", ValueType::integer, opt, "1", "steps", ">= 1",
          "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
         {"output.probes", ValueType::integer_array, opt, "[0, n_nodes/2, n_nodes-1]", "",
@@ -517,6 +504,11 @@ const std::vector<SchemaEntry>& wave_schema() {
         {"output.plots", ValueType::boolean, opt, "true", "", "true, false",
          "make the PNG plots (python3 + matplotlib)", ""},
     };
+    // the noise stream keys shared with the other field scenarios, before the output section
+    const auto at = std::find_if(v.begin(), v.end(), [](const SchemaEntry& e) { return e.key == "output.every"; });
+    const auto shared = detail::noise_stream_entries();
+    v.insert(at, shared.begin(), shared.end());
+    return v;
   }();
   return schema;
 }
