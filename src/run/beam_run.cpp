@@ -121,16 +121,21 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
   // (so a vertex end node's cell is its half cell, of length w_j); periodic: the cell of node 0 reaches below
   // s = 0, i.e. to the end of the period.
   struct Lumped {
-    std::ptrdiff_t node;
+    std::size_t load;  ///< index into `factors`
     bool body;
     Vec6 wrench;
-    std::function<double(double)> factor;
   };
-  std::vector<Lumped> lumped;
+  // the factor tables once per load; per node the list of its lumped wrenches (a node's load call touches
+  // only its own entries)
+  std::vector<std::function<double(double)>> factors;
+  std::vector<std::vector<Lumped>> by_node(static_cast<std::size_t>(grid.n_nodes()));
+  bool any = false;
   for (const auto& l : s.loads) {
     Vec6 w;
     for (int c = 0; c < 6; ++c) w[c] = l.wrench[static_cast<std::size_t>(c)];
-    lumped.push_back({static_cast<std::ptrdiff_t>(l.node), l.frame == "body", w, [l](double t) { return l.factor(t); }});
+    by_node[static_cast<std::size_t>(l.node)].push_back({factors.size(), l.frame == "body", w});
+    factors.emplace_back([l](double t) { return l.factor(t); });
+    any = true;
   }
   for (const auto& d : s.distributed_loads) {
     for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
@@ -143,15 +148,16 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
       if (len <= 0.0) continue;
       Vec6 w;
       for (int c = 0; c < 6; ++c) w[c] = len * d.wrench[static_cast<std::size_t>(c)];
-      lumped.push_back({j, d.frame == "body", w, [d](double t) { return d.factor(t); }});
+      by_node[static_cast<std::size_t>(j)].push_back({factors.size(), d.frame == "body", w});
+      any = true;
     }
+    factors.emplace_back([d](double t) { return d.factor(t); });
   }
-  if (!lumped.empty()) {
-    b.point_load = [lumped](std::ptrdiff_t j, const SE3& g, double t) {
+  if (any) {
+    b.point_load = [factors, by_node](std::ptrdiff_t j, const SE3& g, double t) {
       Vec6 f = Vec6::Zero();
-      for (const auto& l : lumped) {
-        if (l.node != j) continue;
-        const double c = l.factor(t);
+      for (const auto& l : by_node[static_cast<std::size_t>(j)]) {
+        const double c = factors[l.load](t);
         if (c == 0.0) continue;
         if (l.body) {
           f += c * l.wrench;
