@@ -27,8 +27,12 @@
 /// Phi = <mu, Theta> the two types are the same scheme (the tests run both code paths). Type-II uses one scalar
 /// Brownian motion per node (`common` or `independent` noise).
 ///
-/// This header covers abelian groups (the wave equation on R^N, where T^- = T^+ = identity and the exact and
-/// approximate variants coincide); the non-abelian local Newton solve on SE(3) joins it with the beam model.
+/// Abelian groups (the wave equation on R^N): T^- = T^+ = identity, the exact and approximate variants coincide
+/// and the node update is explicit (Type-II: a scalar Newton). Non-abelian groups (the SE(3) beam of
+/// models/beam.hpp): a local Newton solve per node; `exact` uses T^-_x = (dtau_x^{-1})^*, T^+_x = (dtau_{-x}^{-1})^*
+/// and the strains from the configurations, `approx` uses T^-/+_x = I -/+ ½ ad*_x and the linearised
+/// compatibility (55) (the two sound pairings of §4.3; the mixes are not expressible). Type-II takes a
+/// potential with Vec6-valued derivatives (dPhi/dg left-trivialised) and 6x6 second derivatives.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -113,10 +117,12 @@ struct TypeI {
   static constexpr bool is_type_ii = false;
 };
 
-/// Type-II noise: a stochastic potential Phi(g, mu) o dW_j given in C++. `Phi` provides, for a scalar field
-/// (Algebra = double), at node j:
-///   double dphi_dmu(j, g, mu), dphi_dg(j, g, mu)          -- the partial derivatives of Phi
-///   double d2phi_dmu2(j, g, mu), d2phi_dg_dmu(j, g, mu)    -- their mu-derivatives (Newton)
+/// Type-II noise: a stochastic potential Phi(g, mu) o dW_j given in C++. `Phi` provides at node j, for a scalar
+/// field (Algebra = double) scalars, for the beam (Algebra = Vec6) Vec6 and Mat6 values:
+///   dphi_dmu(j, g, mu), dphi_dg(j, g, mu)          -- the partial derivatives of Phi (dPhi/dg left-trivialised,
+///                                                     T*_e L_g dPhi/dg, on a Lie group)
+///   d2phi_dmu2(j, g, mu), d2phi_dg_dmu(j, g, mu)    -- their mu-derivatives (Newton)
+/// Both are evaluated at (g_j^n, mu_j^{n+1/2}) (§4.4).
 template <class Phi>
 struct TypeII {
   static constexpr bool is_type_ii = true;
@@ -153,9 +159,6 @@ struct LevelEnergy {
 
 template <class Model, class Noise = TypeI>
 class StaggeredStepper {
-  static_assert(Model::is_abelian || !Noise::is_type_ii,
-                "general Type-II potentials on non-abelian groups arrive with the stochastic beam");
-
  public:
   using Algebra = typename Model::Algebra;
   using Config = typename Model::Config;
@@ -181,7 +184,6 @@ class StaggeredStepper {
         throw std::invalid_argument("field::StaggeredStepper: a prescribed end needs the model's prescribed_pose");
     }
     if constexpr (Noise::is_type_ii) {
-      static_assert(std::is_same_v<Algebra, double>, "Type-II potentials: scalar fields for now");
       if (noise_.mode() == NoiseMode::modes)
         throw std::invalid_argument(
             "field::StaggeredStepper: a Type-II potential uses one Brownian motion per node (common or "
@@ -267,7 +269,7 @@ class StaggeredStepper {
       stresses_lie();
       StepReport r = nodes_lie();
       if (!r.ok) return r;
-      if (const StepReport rs = strains_lie(); !rs.ok) return rs;
+      if (const StepReport rs = opt_.variant == Variant::approx ? strains_approx() : strains_lie(); !rs.ok) return rs;
       ++n_;
       if (energy) energy->kinetic_after = kinetic();
       return r;
@@ -475,11 +477,17 @@ class StaggeredStepper {
     const Algebra* y = gamma_.data();
     Algebra* fm = fm_.data();
     Algebra* fp = fp_.data();
+    const bool approx = opt_.variant == Variant::approx;
     parallel_range(0, grid_.n_segments(), kBlock / 4, [&](std::ptrdiff_t e) {
       const Algebra Pi = model_.stress(e, y[e]);
       const Algebra B = ds * y[e];
-      fm[e] = Model::post(B, Pi);
-      fp[e] = Model::pre(B, Pi);
+      if (approx) {
+        fm[e] = Model::post_approx(B, Pi);
+        fp[e] = Model::pre_approx(B, Pi);
+      } else {
+        fm[e] = Model::post(B, Pi);
+        fp[e] = Model::pre(B, Pi);
+      }
     });
   }
   /// Internal force of node j: f^-_{j+1/2} - f^+_{j-1/2} (a missing segment contributes nothing).
@@ -491,6 +499,15 @@ class StaggeredStepper {
     return f;
   }
   /// Sweep 2: momentum, local Newton solve, reconstruction, per node (independent across nodes).
+  ///
+  /// The local equation for zeta = zeta_j^{n+1/2} (mu = K zeta, §4.1, §4.4, §5.3 step 5):
+  ///   T^-_A(mu) [+ dW psi(g, mu)] [+ (dt/2) D zeta] = M,  A = dt zeta + theta,
+  /// theta the Type-I increment, or theta = dW dPhi/dmu(g_j^n, mu) and psi = T*_e L_g dPhi/dg(g_j^n, mu) for a
+  /// Type-II potential. Exact Type-I on Cayley with block inertia uses the reduced solve (Beam::reduced_solve)
+  /// or the block Newton correction; the approx variant and Type-II the full 6x6 Jacobian
+  ///   post_dmu(A) K + post_dx(A, mu) dA/dzeta [+ dW dpsi/dmu K] [+ (dt/2) D],
+  ///   dA/dzeta = dt I [+ dW d2Phi/dmu2 K].
+  /// The transported pre-momentum: exact M~^{n+1} = Ad*_{tau(A)} (target of T^-_A), approx T^+_A(mu).
   StepReport nodes_lie() {
     const std::ptrdiff_t n = grid_.n_nodes();
     const double dt = opt_.dt, t = static_cast<double>(n_) * dt;
@@ -499,13 +516,15 @@ class StaggeredStepper {
     Algebra* A = A_.data();
     Algebra* Mt = Mt_.data();
     const bool loads = model_.has_loads();
+    const bool approx = opt_.variant == Variant::approx;
     // per-node outcome: iterations (>= 0) or -1 - iterations on failure; residual of a failure
     std::vector<int>& its = its_;
     its.assign(static_cast<std::size_t>(n), 0);
     res_.assign(static_cast<std::size_t>(n), 0.0);
-    // 512 nodes: below that a parallel region costs more than it saves (measured: 2 threads on 80 nodes
-    // were 10-90x slower on a loaded 2-core machine).
     const bool damped = model_.has_damping(), noisy = noise_.mode() != NoiseMode::none;
+    auto post = [approx](const Algebra& x, const Algebra& mu) {
+      return approx ? Model::post_approx(x, mu) : Model::post(x, mu);
+    };
     parallel_range(0, n, kBlock / 4, [&](std::ptrdiff_t j) {
       const NodeIndex J{j};
       if (grid_.driven(J)) {
@@ -515,7 +534,8 @@ class StaggeredStepper {
           A[j] = a;
           z[j] = a / dt;
           g[j] = next;
-          Mt[j] = Model::pre(a, model_.momentum(j, z[j]));
+          const Algebra mu = model_.momentum(j, z[j]);
+          Mt[j] = approx ? Model::pre_approx(a, mu) : Model::pre(a, mu);
         } else {
           z[j] = Model::zero();
           A[j] = Model::zero();
@@ -529,23 +549,32 @@ class StaggeredStepper {
       // implicit (in the residual and the Jacobian)
       // (with noise A = dt zeta + theta is not parallel to zeta: carry zeta^{n-1/2} into the frame of g^n)
       if (damped) M += (0.5 * dt) * model_.damping_force(j, noisy ? Model::carry(A[j], z[j]) : z[j]);
-      const Algebra theta = noise_.theta(j);
+      // Type-I: theta fixed; Type-II: theta(mu) = dW dPhi/dmu and the force dW psi(mu)
+      Algebra theta = Model::zero();
+      double dW = 0.0;
+      if constexpr (Noise::is_type_ii) dW = noise_.dW(j);
+      else theta = noise_.theta(j);
+      auto increment = [&](const Algebra& zeta, const Algebra& mu) {
+        if constexpr (Noise::is_type_ii) return Algebra(dt * zeta + dW * pot_.phi.dphi_dmu(j, g[j], mu));
+        else return Algebra(dt * zeta + theta);
+      };
       Algebra zeta = z[j];
       const double scale = opt_.lie_tol * std::max(M.cwiseAbs().maxCoeff(), model_.momentum_scale);
       int it = 0;
       double res = 0.0;
       bool ok = false;
       bool reduced = false;
-      if constexpr (requires { model_.has_reduced_solve(j); }) {
-        if (reduced_[static_cast<std::size_t>(j)]) {
+      if constexpr (!Noise::is_type_ii && requires { model_.has_reduced_solve(j); }) {
+        if (reduced_[static_cast<std::size_t>(j)] && !approx) {
           reduced = true;
           ok = model_.reduced_solve(j, M, theta, zeta, dt, scale, opt_.newton_maxit, it, res);
         }
       }
       for (; !reduced && it <= opt_.newton_maxit; ++it) {
-        const Algebra a = dt * zeta + theta;
         const Algebra mu = model_.momentum(j, zeta);
-        Algebra F = Model::post(a, mu) - M;
+        const Algebra a = increment(zeta, mu);
+        Algebra F = post(a, mu) - M;
+        if constexpr (Noise::is_type_ii) F += dW * pot_.phi.dphi_dg(j, g[j], mu);
         if (damped) F -= (0.5 * dt) * model_.damping_force(j, zeta);
         res = F.cwiseAbs().maxCoeff();
         if (!(res <= 1e300)) break;  // non-finite
@@ -554,7 +583,20 @@ class StaggeredStepper {
           break;
         }
         if (it == opt_.newton_maxit) break;
-        zeta -= model_.newton_correction(j, a, mu, dt, F);
+        if (!approx && !Noise::is_type_ii) {
+          zeta -= model_.newton_correction(j, a, mu, dt, F);
+          continue;
+        }
+        const auto& K = model_.K_node[static_cast<std::size_t>(j)];
+        typename Model::Matrix dA = Model::Matrix::Identity() * dt;
+        typename Model::Matrix Jac = Model::post_dmu(a, approx) * K;
+        if constexpr (Noise::is_type_ii) {
+          dA += dW * (pot_.phi.d2phi_dmu2(j, g[j], mu) * K);
+          Jac += dW * (pot_.phi.d2phi_dg_dmu(j, g[j], mu) * K);
+        }
+        Jac += Model::post_dx(a, mu, approx) * dA;
+        if (damped) Jac += (0.5 * dt) * model_.D_node[static_cast<std::size_t>(j)];
+        zeta -= Jac.partialPivLu().solve(F);
       }
       if (!ok) {
         its[static_cast<std::size_t>(j)] = -1 - it;
@@ -562,15 +604,18 @@ class StaggeredStepper {
         return;
       }
       its[static_cast<std::size_t>(j)] = it;
-      const Algebra a = dt * zeta + theta;
+      const Algebra mu = model_.momentum(j, zeta);
+      const Algebra a = increment(zeta, mu);
       const Config h = Model::Ret::tau(a);
       if (damped) M += (0.5 * dt) * model_.damping_force(j, zeta);  // the target of T^-_A(K zeta)
+      if constexpr (Noise::is_type_ii) M -= dW * pot_.phi.dphi_dg(j, g[j], mu);
       z[j] = zeta;
       A[j] = a;
       g[j] = g[j] * h;
-      // M~^{n+1} = Ad*_{tau(A)} M (the target of the solve, not T^+_A(K zeta)): equal up to the solver
+      // exact: M~^{n+1} = Ad*_{tau(A)} M (the target of the solve, not T^+_A(K zeta)): equal up to the solver
       // tolerance, but this way the momentum map telescopes exactly whatever the Newton residual (§4.1, §7.2).
-      Mt[j] = Model::transport(h, M);
+      // approx: T^+_A(K zeta) = K zeta + ½ ad*_A K zeta (no exact transport).
+      Mt[j] = approx ? Model::pre_approx(a, mu) : Model::transport(h, M);
     });
     StepReport r;
     for (std::ptrdiff_t j = 0; j < n; ++j) {
@@ -622,6 +667,32 @@ class StaggeredStepper {
                                             "): relative rotation near pi, where the Cayley retraction is "
                                             "singular (1 + tr R_rel = " + std::to_string(margin) + ")"
                                       : "non-finite strain on segment " + std::to_string(e);
+        break;
+      }
+    }
+    return r;
+  }
+
+  /// Sweep 3 (`approx`): the linearised compatibility (55) per segment from the stored increments A_j (zero at
+  /// clamped nodes; a periodic grid's last segment runs from node J-1 to node 0, whose body-frame increment the
+  /// closure leaves unchanged). gamma is then a state variable of its own (§4.2).
+  StepReport strains_approx() {
+    const std::ptrdiff_t m = grid_.n_segments(), n = grid_.n_nodes();
+    const double ds = grid_.ds();
+    const Algebra* A = A_.data();
+    Algebra* y = gamma_.data();
+    const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) {
+      const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
+      y[e] = Model::approx_strain(y[e], A[e], A[b], ds);
+      return !finite(y[e]);
+    });
+    StepReport r;
+    if (!bad) return r;
+    r.ok = false;
+    for (std::ptrdiff_t e = 0; e < m; ++e) {
+      if (!finite(y[e])) {
+        r.node = e;
+        r.message = "non-finite strain on segment " + std::to_string(e);
         break;
       }
     }

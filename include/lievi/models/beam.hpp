@@ -88,10 +88,23 @@ struct Section {
   return std::sqrt(4.0 * c2 / (ds * ds) + sh2);
 }
 
+/// The Type-II stochastic potential Phi(g, mu) = <mu, Theta> with a constant Theta in se(3) (§2.4, §4.4):
+/// dPhi/dmu = Theta, no g-dependence, so Type-II is Type-I with common or independent noise. As a potential for
+/// field::TypeII on the beam; the general hook takes any type with the same four members.
+struct ConstantThetaPotential {
+  Vec6 theta = Vec6::Zero();
+  [[nodiscard]] Vec6 dphi_dmu(std::ptrdiff_t, const SE3&, const Vec6&) const { return theta; }
+  /// T*_e L_g dPhi/dg: the left-trivialised configuration derivative.
+  [[nodiscard]] Vec6 dphi_dg(std::ptrdiff_t, const SE3&, const Vec6&) const { return Vec6::Zero(); }
+  [[nodiscard]] Mat6 d2phi_dmu2(std::ptrdiff_t, const SE3&, const Vec6&) const { return Mat6::Zero(); }
+  [[nodiscard]] Mat6 d2phi_dg_dmu(std::ptrdiff_t, const SE3&, const Vec6&) const { return Mat6::Zero(); }
+};
+
 /// Beam model over a retraction `R` (lie::Cayley<SE3> or lie::Exp<SE3>).
 template <class Retraction = lie::Cayley<SE3>>
 struct Beam {
   using Algebra = Vec6;
+  using Matrix = Mat6;
   using Config = SE3;
   using Ret = Retraction;
   static constexpr bool is_abelian = false;
@@ -196,6 +209,39 @@ struct Beam {
   /// T^+_x mu = (dtau_{-x}^{-1})^* mu.
   [[nodiscard]] static Algebra pre(const Algebra& x, const Algebra& mu) {
     return Ret::dtau_inv_star_apply(Algebra(-x), mu);
+  }
+  /// The `approx` variant's operators (paper's (44), truncation-then-variation, §4): T^-_x mu = mu - ½ ad*_x mu.
+  [[nodiscard]] static Algebra post_approx(const Algebra& x, const Algebra& mu) { return mu - 0.5 * SE3::ad_star(x, mu); }
+  /// T^+_x mu = mu + ½ ad*_x mu (approx).
+  [[nodiscard]] static Algebra pre_approx(const Algebra& x, const Algebra& mu) { return mu + 0.5 * SE3::ad_star(x, mu); }
+  /// d/dmu of T^-_x mu: (dtau_x^{-1})^* (exact) or I - ½ ad_x^T (approx).
+  [[nodiscard]] static Mat6 post_dmu(const Algebra& x, bool approx) {
+    return approx ? Mat6(Mat6::Identity() - 0.5 * SE3::ad(x).transpose()) : Mat6(Ret::dtau_inv_star(x));
+  }
+  /// d/dx of T^-_x mu: the retraction's D(x, mu) (exact; for Exp the approximation -½ C(mu), see
+  /// solve_jacobian) or -½ C(mu) (approx: ad*_x mu = C(mu) x).
+  [[nodiscard]] static Mat6 post_dx(const Algebra& x, const Algebra& mu, bool approx) {
+    if (!approx) {
+      if constexpr (requires { Ret::J_dtau_inv_star_x(x, mu); }) return Ret::J_dtau_inv_star_x(x, mu);
+    }
+    return -0.5 * SE3::J_ad_star_x(mu);
+  }
+  /// The linearised compatibility of the `approx` variant (paper's (55), §4.2), solved for the new strain:
+  ///   (I + ½ ad_{A_a}) ds gamma' = ds gamma + A_b - A_a + ½ [ds gamma, A_b]
+  /// for the segment from node a (increment A_a) to node b (A_b). I + ½ ad_A is block lower triangular with
+  /// diagonal blocks I + ½ hat(w) (A = (w, v)), inverted in closed form:
+  /// (I + ½ hat(w))^{-1} y = (y - ½ w × y + ¼ (w·y) w) / (1 + ¼ |w|²).
+  [[nodiscard]] static Algebra approx_strain(const Algebra& gamma, const Algebra& Aa, const Algebra& Ab, double ds) {
+    const Algebra B = ds * gamma;
+    const Algebra r = B + Ab - Aa + 0.5 * SE3::ad(B) * Ab;
+    const lie::Vec3 w = Aa.template head<3>(), v = Aa.template tail<3>();
+    const double den = 1.0 + 0.25 * w.squaredNorm();
+    auto inv = [&](const lie::Vec3& y) { return lie::Vec3((y - 0.5 * w.cross(y) + 0.25 * w.dot(y) * w) / den); };
+    const lie::Vec3 x1 = inv(r.template head<3>());
+    const lie::Vec3 x2 = inv(lie::Vec3(r.template tail<3>() - 0.5 * v.cross(x1)));
+    Algebra out;
+    out << x1, x2;
+    return out / ds;
   }
   /// Ad*_h M = (R^T (m - p x n), R^T n) for h = (R, p): the discrete Lie-Poisson transport of the post-momentum,
   /// M~^{n+1} = Ad*_{tau(A)} M^n (§4.1; equal to T^+_A mu for the exact variant).
