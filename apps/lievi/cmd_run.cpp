@@ -81,8 +81,8 @@ int run_beam(const RunArgs& a, const io::BeamScenario& s) {
   if (a.paths < 0) throw invalid_argument("--paths", "", "value " + std::to_string(a.paths) + " must be >= 1");
   const run::WaveRunResult r = a.paths > 0 ? run::run_beam_ensemble(s, a.paths, out, o) : run::run_beam(s, out, o);
   if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
-  std::printf("%s: %lld steps of the exact beam integrator (%s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n",
-              s.name.c_str(), r.steps, s.retraction.c_str(), s.n_nodes(),
+  std::printf("%s: %lld steps of the %s beam integrator (%s, %s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n",
+              s.name.c_str(), r.steps, s.variant.c_str(), s.method.c_str(), s.retraction.c_str(), s.n_nodes(),
               a.paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
               io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
   for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());

@@ -37,14 +37,20 @@ const std::vector<std::string> kLayouts = {"vertex", "cell"};
 const std::vector<std::string> kBoundaries = {"free", "clamped", "prescribed", "periodic"};
 const std::vector<std::string> kShapes = {"straight", "arc", "file"};
 const std::vector<std::string> kFrames = {"spatial", "body"};
-const std::vector<std::string> kMethods = {"type-i"};
-const std::vector<std::string> kVariants = {"exact"};
+const std::vector<std::string> kMethods = {"type-i", "type-ii"};
+const std::vector<std::string> kVariants = {"exact", "approx"};
 const std::vector<std::string> kRetractions = {"cayley", "exp"};
 const std::vector<std::string> kStarts = {"half", "full"};
 const std::vector<std::string> kReferences = {"strain", "initial"};
 /// The section and material keys a region may override.
 const std::vector<std::string> kRegionKeys = {"rho", "E", "nu", "G", "a", "r", "A", "J1", "J2", "J3", "shear_factor"};
-const std::vector<std::string> kNoiseModes = {"none", "common", "independent"};
+const std::vector<std::string> kNoiseModes = {"none", "common", "independent", "modes"};
+/// The spatial profiles f_k(s) of a [[noise.modes]] table (or `values`, one per node).
+const std::vector<std::string> kProfiles = {"constant", "cos", "sin"};
+/// The keys of a [[noise.modes]] table, in documentation order.
+const std::vector<std::string> kModeKeys = {"theta", "profile", "wavenumber", "values"};
+/// The entry prefix of the [[noise.modes]] tables: `noise.modes[i].leaf` (schema key `noise.modes.leaf`).
+constexpr const char* kModesSection = "noise.modes";
 
 const detail::Schema& schema() {
   static const detail::Schema v{
@@ -53,7 +59,7 @@ const detail::Schema& schema() {
        "output"},
       "a beam scenario",
       {{"model.nu", "model.G"}},
-      {"regions", "loads", "distributed_loads"}};
+      {"regions", "loads", "distributed_loads", kModesSection}};
   return v;
 }
 
@@ -753,17 +759,8 @@ void resolve_loads(Resolver& r, BeamScenario& s, bool grid_ok) {
 }
 
 void resolve_integrator(Resolver& r, BeamScenario& s) {
-  const std::string later = " is not available for beams yet (it arrives with the stochastic beam, issue 6)";
-  if (const RawValue* v = r.get("integrator.method");
-      v && v->kind == RawValue::Kind::string && v->s == "type-ii")
-    r.issue("integrator.method", "value \"type-ii\"" + later + "; allowed: " + join(kMethods));
-  else if (auto m = r.choice("integrator.method", kMethods, "a beam integrator"))
-    s.method = *m;
-  if (const RawValue* v = r.get("integrator.variant");
-      v && v->kind == RawValue::Kind::string && v->s == "approx")
-    r.issue("integrator.variant", "value \"approx\"" + later + "; allowed: " + join(kVariants));
-  else if (auto m = r.choice("integrator.variant", kVariants, "a variant"))
-    s.variant = *m;
+  if (auto m = r.choice("integrator.method", kMethods, "a beam integrator")) s.method = *m;
+  if (auto m = r.choice("integrator.variant", kVariants, "a variant")) s.variant = *m;
   if (auto v = r.choice("integrator.retraction", kRetractions, "a retraction")) s.retraction = *v;
   if (auto v = r.choice("integrator.start", kStarts, "a start")) s.start = *v;
   const detail::TimeGrid g = detail::read_time_grid(r, "integrator.dt", "the time step");
@@ -773,17 +770,125 @@ void resolve_integrator(Resolver& r, BeamScenario& s) {
   if (auto v = r.boolean("integrator.allow_unstable")) s.allow_unstable = *v;
 }
 
-void resolve_noise(Resolver& r, BeamScenario& s) {
-  if (const RawValue* v = r.get("noise.mode"); v && v->kind == RawValue::Kind::string && v->s == "modes")
-    r.issue("noise.mode", "value \"modes\" (spatial noise modes) is not available for beams yet (issue 6); allowed: " +
-                              join(kNoiseModes));
-  else if (auto m = r.choice("noise.mode", kNoiseModes, "a noise mode"))
-    s.noise_mode = *m;
+/// The [[noise.modes]] tables: theta (6 numbers, not all zero), a profile (constant, cos / sin with a
+/// wavenumber) or one value per node; then Theta_k(s_j) = f_k(s_j) theta at every node.
+void resolve_noise_modes(Resolver& r, BeamScenario& s, bool grid_ok) {
+  const std::size_t count = r.array_length(kModesSection);
+  const long long n = s.n_nodes();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string p = std::string(kModesSection) + "[" + std::to_string(i) + "].";
+    BeamNoiseMode m;
+    bool ok = true;
+    if (auto v = r.vec6(p + "theta")) {
+      m.theta = *v;
+      if (std::all_of(v->begin(), v->end(), [](double x) { return x == 0.0; })) {
+        r.issue(p + "theta", "value " + r.get(p + "theta")->text() +
+                                 " is zero; give a non-zero Theta (w1, w2, w3, v1, v2, v3) or leave the mode out");
+        ok = false;
+      }
+    } else {
+      if (!r.has(p + "theta"))
+        r.missing(p + "theta", "the amplitude Theta (w1, w2, w3, v1, v2, v3) of the mode, body frame");
+      ok = false;
+    }
+    const bool has_values = r.has(p + "values"), has_profile = r.has(p + "profile");
+    if (auto v = r.choice(p + "profile", kProfiles, "a mode profile"))
+      m.profile = *v;
+    else if (has_profile)
+      ok = false;
+    if (has_values && has_profile) {
+      r.issue(p + "values", "both " + p + "profile and " + p +
+                                "values are given; give one (values: f_k(s_j) at every node, instead of a profile)");
+      ok = false;
+    }
+    const bool waves = !has_values && (m.profile == "cos" || m.profile == "sin");
+    if (auto k = r.integer(p + "wavenumber")) {
+      m.wavenumber = *k;
+      if (!waves) {
+        r.issue(p + "wavenumber",
+                "is given but " +
+                    (has_values ? p + "values gives the profile" : p + "profile = \"" + m.profile + "\"") +
+                    "; a wavenumber is for the profiles \"cos\" and \"sin\"");
+        ok = false;
+      } else if (const long long lo = m.profile == "sin" ? 1 : 0; *k < lo) {
+        r.issue(p + "wavenumber", "value " + std::to_string(*k) + " must be >= " + std::to_string(lo) +
+                                      " for profile \"" + m.profile + "\" (f(s) = " + m.profile + "(k pi s / L))");
+        ok = false;
+      }
+    } else if (r.has(p + "wavenumber")) {
+      ok = false;
+    } else if (waves) {
+      r.missing(p + "wavenumber", "the wavenumber k of profile \"" + m.profile + "\": f(s) = " + m.profile +
+                                      "(k pi s / L), L = grid.length");
+      ok = false;
+    }
+    if (has_values) {
+      m.profile = "values";
+      if (auto v = r.number_array(p + "values")) {
+        m.values = *v;
+        if (grid_ok && static_cast<long long>(v->size()) != n) {
+          r.issue(p + "values", "value " + r.get(p + "values")->text() + " has " + std::to_string(v->size()) +
+                                    " entries; expected one per node, " + nodes_text(s));
+          ok = false;
+        } else if (std::all_of(v->begin(), v->end(), [](double x) { return x == 0.0; })) {
+          r.issue(p + "values", "value " + r.get(p + "values")->text() + " is zero at every node; the mode would be zero");
+          ok = false;
+        }
+      } else {
+        ok = false;
+      }
+    }
+    if (ok && grid_ok) {
+      double largest = 0.0;
+      for (long long j = 0; j < n; ++j) {
+        const double arg = static_cast<double>(m.wavenumber) * std::numbers::pi * s.s_of(j) / s.length;
+        const double f = m.profile == "values" ? m.values[static_cast<std::size_t>(j)]
+                         : m.profile == "cos"  ? std::cos(arg)
+                         : m.profile == "sin"  ? std::sin(arg)
+                                               : 1.0;
+        largest = std::max(largest, std::abs(f));
+        std::array<double, 6> t{};
+        for (std::size_t c = 0; c < 6; ++c) t[c] = f * m.theta[c];
+        m.at_nodes.push_back(t);
+      }
+      // sin(k pi j / J) vanishes at every vertex node when k is a multiple of J (to round-off)
+      if (waves && !(largest > 1e-12))
+        r.issue(p + "wavenumber", "value " + std::to_string(m.wavenumber) + ": profile \"" + m.profile +
+                                      "\" is zero at every node (" + nodes_text(s) +
+                                      "); the mode would be zero, choose another wavenumber");
+    }
+    s.noise_modes.push_back(std::move(m));
+  }
+}
+
+/// `modes_given`: [[noise.modes]] (or noise.modes) is in the file; `modes_empty`: it is the empty array.
+void resolve_noise(Resolver& r, BeamScenario& s, bool grid_ok, bool modes_given, bool modes_empty) {
+  if (auto m = r.choice("noise.mode", kNoiseModes, "a noise mode")) s.noise_mode = *m;
   const auto theta = r.vec6("noise.theta");
   if (theta) s.theta = *theta;
   detail::read_noise_stream(r, s.dt, s.steps > 0, s.seed, s.path, s.base_dt, s.refine_log2, s.truncate);
-  if (s.noise_mode == "none") return;  // the other keys are noted as ignored
+  resolve_noise_modes(r, s, grid_ok);
   const std::string mode_text = "noise.mode = \"" + s.noise_mode + "\"";
+  if (s.noise_mode == "modes" && s.method == "type-ii")
+    r.issue("noise.mode", "value \"modes\" with integrator.method = \"type-ii\": a Type-II potential is driven by one "
+                          "Brownian motion per node; allowed: common, independent, none (or integrator.method = "
+                          "\"type-i\" for spatial modes)");
+  if (s.noise_mode == "modes") {  // noise.theta is not read (noted as ignored): each mode has its own theta
+    if (!modes_given)
+      r.issue(kModesSection, "missing: " + mode_text +
+                                 " needs at least one [[noise.modes]] table (theta = [w1, w2, w3, v1, v2, v3] and "
+                                 "profile = \"constant\" | \"cos\" | \"sin\" with wavenumber, or values = [one per node])");
+    else if (modes_empty)
+      r.issue(kModesSection, "value [] has no mode; give at least one [[noise.modes]] table with " + mode_text);
+    return;
+  }
+  if (modes_given && !r.has("noise.mode"))
+    r.issue(kModesSection, "[[noise.modes]] tables are given but noise.mode is not (default \"none\"); set "
+                           "noise.mode = \"modes\" to use them");
+  else if (modes_given && s.noise_mode != "none")  // with an explicit "none" they are noted as ignored
+    r.issue(kModesSection, "[[noise.modes]] tables are given but " + mode_text +
+                               "; they are only for noise.mode = \"modes\" (allowed: " + join(kNoiseModes) + ")");
+  if (s.noise_mode == "none") return;  // the other keys are noted as ignored
   if (!r.has("noise.theta"))
     r.missing("noise.theta", "the noise amplitude Theta (w1, w2, w3, v1, v2, v3) of " + mode_text);
   else if (theta && std::all_of(theta->begin(), theta->end(), [](double x) { return x == 0.0; }))
@@ -831,9 +936,44 @@ void resolve_output(Resolver& r, BeamScenario& s, bool grid_ok) {
   if (auto v = r.boolean("output.animation")) s.animation = *v;
 }
 
-BeamScenario resolve_beam(const RawValue& root, const std::string& file, const std::string& name,
-                          const std::string& source, const std::vector<std::string>& overrides) {
-  Resolver r(schema(), file, detail::read_entries(schema(), root, file, overrides));
+/// Whether a --set key names the [[noise.modes]] tables ("noise.modes", "noise.modes[0].theta", ...).
+bool is_modes_key(const std::string& key) {
+  const std::string m = kModesSection;
+  return key.rfind(m, 0) == 0 && (key.size() == m.size() || key[m.size()] == '.' || key[m.size()] == '[');
+}
+
+BeamScenario resolve_beam(const RawValue& root_in, const std::string& file, const std::string& name,
+                          const std::string& source, const std::vector<std::string>& overrides_in) {
+  // [[noise.modes]] is an array of tables inside [noise]: lift it to a top-level array section "noise.modes",
+  // so the reader flattens it as it does [[loads]] (entries noise.modes[i].leaf, checked against the schema
+  // keys noise.modes.leaf, not settable with --set)
+  RawValue root = root_in;
+  bool modes_given = false, modes_empty = false;
+  const auto noise = std::find_if(root.members.begin(), root.members.end(),
+                                  [](const auto& m) { return m.first == "noise"; });
+  if (noise != root.members.end() && noise->second.kind == RawValue::Kind::table) {
+    auto& members = noise->second.members;
+    const auto it = std::find_if(members.begin(), members.end(), [](const auto& m) { return m.first == "modes"; });
+    if (it != members.end()) {
+      RawValue modes = std::move(it->second);
+      modes_empty = modes.kind == RawValue::Kind::array && modes.items.empty();
+      members.erase(it);
+      root.members.emplace_back(kModesSection, std::move(modes));  // invalidates `noise`, not used after
+      modes_given = true;
+    }
+  }
+  std::vector<std::string> overrides;
+  std::vector<InputIssue> set_issues;
+  for (const auto& o : overrides_in) {
+    const std::string key = detail::trim(o.substr(0, o.find('=')));
+    if (o.find('=') != std::string::npos && is_modes_key(key))
+      set_issues.push_back({"--set", key, "the [[noise.modes]] tables cannot be changed with --set; edit them in the file"});
+    else
+      overrides.push_back(o);
+  }
+  detail::RawInput input = detail::read_entries(schema(), root, file, overrides);
+  input.issues.insert(input.issues.end(), set_issues.begin(), set_issues.end());
+  Resolver r(schema(), file, std::move(input));
   BeamScenario s;
   s.name = name;
   s.source = source;
@@ -847,7 +987,7 @@ BeamScenario resolve_beam(const RawValue& root, const std::string& file, const s
   resolve_distributed_loads(r, s);
   resolve_damping(r, s);
   resolve_integrator(r, s);
-  resolve_noise(r, s);
+  resolve_noise(r, s, grid_ok, modes_given, modes_empty);
   resolve_output(r, s, grid_ok);
   detail::throw_if_issues(r);
   return s;
@@ -865,6 +1005,7 @@ bool applies(const BeamScenario& s, const std::string& key) {
     return true;
   }
   if (key == "bc.shift") return s.periodic();
+  if (key == "noise.theta") return s.noise_mode == "common" || s.noise_mode == "independent";
   if (key.rfind("noise.", 0) == 0 && key != "noise.mode") return s.noise_mode != "none";
   if (key == "bc.left_motion") return s.bc_left == "prescribed";
   if (key == "bc.right_motion") return s.bc_right == "prescribed";
@@ -881,6 +1022,8 @@ std::string why_ignored(const BeamScenario& s, const std::string& key) {
   if (key.rfind("model.", 0) == 0) return "model.section = \"" + s.section + "\"";
   if (key == "initial.velocity") return "velocities from initial.file";
   if (key == "bc.shift") return "ends that are not periodic";
+  if (key == "noise.theta" && s.noise_mode == "modes")
+    return "noise.mode = \"modes\" (each [[noise.modes]] table has its own theta)";
   if (key.rfind("noise.", 0) == 0) return "noise.mode = \"none\"";
   if (key == "bc.left_motion") return "bc.left = \"" + s.bc_left + "\"";
   if (key == "bc.right_motion") return "bc.right = \"" + s.bc_right + "\"";
@@ -969,6 +1112,21 @@ std::vector<ResolvedEntry> load_entries(const BeamScenario& s, std::size_t i) {
     out.push_back({p + "factors", L.factors, false});
   }
   out.push_back({p + "hold", L.hold, !given("hold")});
+  return out;
+}
+
+/// The resolved entries of one noise mode ("noise.modes[i].theta", then profile (and wavenumber) or values).
+std::vector<ResolvedEntry> noise_mode_entries(const BeamScenario& s, std::size_t i) {
+  const BeamNoiseMode& m = s.noise_modes[i];
+  const std::string p = std::string(kModesSection) + "[" + std::to_string(i) + "].";
+  std::vector<ResolvedEntry> out;
+  out.push_back({p + "theta", to_vector(m.theta), false});
+  if (m.profile == "values") {
+    out.push_back({p + "values", m.values, false});
+    return out;
+  }
+  out.push_back({p + "profile", m.profile, !s.given(p + "profile")});
+  if (m.profile == "cos" || m.profile == "sin") out.push_back({p + "wavenumber", m.wavenumber, false});
   return out;
 }
 
@@ -1166,9 +1324,14 @@ const std::vector<SchemaEntry>& beam_schema() {
          "midpoint in time)",
          ""},
         {"integrator.method", ValueType::string, opt, "\"type-i\"", "", join(kMethods),
-         "type-i (noise in the kinematics; type-ii arrives with the rest of the stochastic beam)", ""},
+         "type-i: noise in the kinematics (stochastic Hamilton principle); type-ii: the stochastic potential "
+         "Phi = <mu, Theta> (Hamilton-Pontryagin), the same scheme through the general-potential local solve; "
+         "one Brownian motion per node (common or independent noise, not modes)",
+         ""},
         {"integrator.variant", ValueType::string, opt, "\"exact\"", "", join(kVariants),
-         "exact variations (approx arrives with the rest of the stochastic beam)", ""},
+         "exact: exact DEL and compatibility (variational, 2nd order in dt); approx: the paper's (44)+(55), "
+         "I -/+ 1/2 ad* and the truncated compatibility (1st order in dt, momentum only approximately kept)",
+         ""},
         {"integrator.retraction", ValueType::string, opt, "\"cayley\"", "", join(kRetractions),
          "retraction tau on SE(3)", ""},
         {"integrator.start", ValueType::string, opt, "\"half\"", "", join(kStarts),
@@ -1184,11 +1347,24 @@ const std::vector<SchemaEntry>& beam_schema() {
          "run even when dt is beyond the a-priori stability bound", ""},
         {"noise.mode", ValueType::string, opt, "\"none\"", "", join(kNoiseModes),
          "Type-I noise in the body frame (Stratonovich, through A = dt zeta + theta): common: one Brownian "
-         "motion for all nodes; independent: one per node; zero at clamped and prescribed nodes",
+         "motion for all nodes; independent: one per node; modes: the [[noise.modes]] fields Theta_k(s), one "
+         "Brownian motion each; zero at clamped and prescribed nodes",
          ""},
-        {"noise.theta", ValueType::vec6, "required for common and independent", "", "rad/sqrt(s), m/sqrt(s)",
-         "finite, not all zero", "Theta (w1, w2, w3, v1, v2, v3): theta_j = Theta dW (per node for independent)",
+        {"noise.theta", ValueType::vec6, "required for common and independent (not read with modes)", "",
+         "rad/sqrt(s), m/sqrt(s)", "finite, not all zero",
+         "Theta (w1, w2, w3, v1, v2, v3): theta_j = Theta dW (per node for independent)", ""},
+        {"noise.modes.theta", ValueType::vec6, "required in each [[noise.modes]] table", "",
+         "rad/sqrt(s), m/sqrt(s)", "finite, not all zero",
+         "theta (w1, w2, w3, v1, v2, v3) of mode k (the table's index, its stream mode): Theta_k(s_j) = f_k(s_j) "
+         "theta, theta_j = sum_k Theta_k(s_j) dW_k",
          ""},
+        {"noise.modes.profile", ValueType::string, "optional; in each [[noise.modes]] table, not with values",
+         "\"constant\"", "", join(kProfiles),
+         "f_k(s): constant 1, cos(k pi s / L) or sin(k pi s / L); s the node position, L = grid.length", ""},
+        {"noise.modes.wavenumber", ValueType::integer, "required for profile cos and sin", "", "",
+         ">= 0 (cos), >= 1 (sin)", "wavenumber k of a cos / sin profile", ""},
+        {"noise.modes.values", ValueType::number_array, "optional; instead of profile", "", "",
+         "n_nodes finite numbers, not all zero", "f_k(s_j) given at every node j (node order)", ""},
         {"output.every", ValueType::integer, opt, "1", "steps", ">= 1",
          "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
         {"output.probes", ValueType::integer_array, opt, "[n_nodes/2]", "",
@@ -1255,8 +1431,11 @@ BeamScenario parse_beam_scenario(const std::string& toml_text, const std::string
 std::vector<ResolvedEntry> resolved_entries(const BeamScenario& s) {
   std::vector<ResolvedEntry> out;
   for (const auto& e : beam_schema()) {
+    if (e.key == "noise.modes.theta")  // the mode tables follow noise.theta, as in the schema
+      for (std::size_t i = 0; i < s.noise_modes.size(); ++i)
+        for (auto& l : noise_mode_entries(s, i)) out.push_back(std::move(l));
     if (e.key.rfind("loads.", 0) == 0 || e.key.rfind("distributed_loads.", 0) == 0 ||
-        e.key.rfind("regions.", 0) == 0)
+        e.key.rfind("regions.", 0) == 0 || e.key.rfind("noise.modes.", 0) == 0)
       continue;
     const bool given = s.given(e.key);
     const bool derived = e.key == "model.type" || (e.key == "initial.shape" && s.shape == "file" && !given);
@@ -1279,10 +1458,17 @@ std::vector<std::string> ignored_key_notes(const BeamScenario& s) {
   std::vector<std::string> notes;
   for (const auto& e : beam_schema()) {
     if (e.key.rfind("loads.", 0) == 0 || e.key.rfind("distributed_loads.", 0) == 0 ||
-        e.key.rfind("regions.", 0) == 0 || !s.given(e.key) || applies(s, e.key))
+        e.key.rfind("regions.", 0) == 0 || e.key.rfind("noise.modes.", 0) == 0 || !s.given(e.key) ||
+        applies(s, e.key))
       continue;
     notes.push_back("key '" + e.key + "' is ignored with " + why_ignored(s, e.key));
   }
+  if (s.noise_mode != "modes")  // (only with noise.mode = "none": with another mode the tables are an error)
+    for (std::size_t i = 0; i < s.noise_modes.size(); ++i)
+      for (const auto& leaf : kModeKeys) {
+        const std::string key = std::string(kModesSection) + "[" + std::to_string(i) + "]." + leaf;
+        if (s.given(key)) notes.push_back("key '" + key + "' is ignored with noise.mode = \"" + s.noise_mode + "\"");
+      }
   for (std::size_t i = 0; i < s.loads.size(); ++i) {
     const std::string p = "loads[" + std::to_string(i) + "].";
     if (s.given(p + "hold") && s.loads[i].times.empty())
@@ -1307,7 +1493,8 @@ std::string to_toml(const BeamScenario& s) {
       detail::toml_header("beam scenario", s.name, s.source, s.steps, s.dt, s.t_end, extra, notes);
   std::vector<ResolvedEntry> flat, loads;
   for (auto& e : resolved_entries(s))
-    (e.key.rfind("loads[", 0) == 0 || e.key.rfind("distributed_loads[", 0) == 0 || e.key.rfind("regions[", 0) == 0
+    (e.key.rfind("loads[", 0) == 0 || e.key.rfind("distributed_loads[", 0) == 0 || e.key.rfind("regions[", 0) == 0 ||
+             e.key.rfind("noise.modes[", 0) == 0
          ? loads
          : flat)
         .push_back(std::move(e));

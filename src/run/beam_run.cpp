@@ -1,6 +1,7 @@
 /// @file src/run/beam_run.cpp
-/// @brief The beam run pipeline (deterministic, exact variant): model and initial state from the scenario, the
-/// level loop, series.csv, fields.h5, the ParaView series, summary.json, plots.
+/// @brief The beam run pipeline (variants exact and approx, Type-I noise: common, independent or spatial modes):
+/// model and initial state from the scenario, the level loop, series.csv, fields.h5, the ParaView series,
+/// summary.json, plots.
 #include "lievi/run/beam_run.hpp"
 
 #include <Eigen/Geometry>
@@ -38,6 +39,9 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 std::string file_of(const io::BeamScenario& s) { return s.source.empty() ? s.name : s.source; }
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+/// The deterministic order in dt of the summary's method: 2 for exact, 1 for approx (the truncated compatibility
+/// is not time-symmetric, beam-integrators.md §4.3).
+int method_order(const io::BeamScenario& s) { return s.variant == "approx" ? 1 : 2; }
 
 Mat6 mat6(const std::array<std::array<double, 6>, 6>& a) {
   Mat6 M;
@@ -172,27 +176,46 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
   return b;
 }
 
-template <class Ret>
-using Stepper = field::StaggeredStepper<models::Beam<Ret>>;
-using AnyStepper = std::variant<Stepper<lie::Cayley<SE3>>, Stepper<lie::Exp<SE3>>>;
+/// Type-I (noise in the kinematics) or Type-II with the potential Phi = <mu, Theta> (the same scheme, spec §2.4,
+/// through the general potential path of the local solve).
+using TypeII = field::TypeII<models::ConstantThetaPotential>;
+template <class Ret, class Noise = field::TypeI>
+using Stepper = field::StaggeredStepper<models::Beam<Ret>, Noise>;
+using AnyStepper = std::variant<Stepper<lie::Cayley<SE3>>, Stepper<lie::Exp<SE3>>, Stepper<lie::Cayley<SE3>, TypeII>,
+                                Stepper<lie::Exp<SE3>, TypeII>>;
 
-template <class Ret>
-Stepper<Ret> make(const io::BeamScenario& s) {
+template <class Ret, class Noise = field::TypeI>
+Stepper<Ret, Noise> make(const io::BeamScenario& s) {
   const field::Grid grid = grid_of(s);
-  typename Stepper<Ret>::Options o;
+  typename Stepper<Ret, Noise>::Options o;
   o.dt = s.dt;
+  o.variant = s.variant == "approx" ? field::Variant::approx : field::Variant::exact;
   o.start = s.start == "full" ? field::Start::full : field::Start::half;
   o.lie_tol = s.newton_tol;
   o.newton_maxit = static_cast<int>(s.newton_maxit);
   const field::NoiseMode mode = s.noise_mode == "common"        ? field::NoiseMode::common
                                 : s.noise_mode == "independent" ? field::NoiseMode::independent
+                                : s.noise_mode == "modes"       ? field::NoiseMode::modes
                                                                 : field::NoiseMode::none;
   Vec6 theta;
   for (int c = 0; c < 6; ++c) theta[c] = s.theta[static_cast<std::size_t>(c)];
   const noise::WienerIncrements inc(noise::StreamKey{s.seed, s.path}, s.base_dt > 0 ? s.base_dt : s.dt, s.refine_log2,
                                     s.truncate);
-  const field::NoiseField<Vec6> nf(grid, mode, theta, {}, inc);
-  Stepper<Ret> st(model_of<Ret>(s, grid), grid, o, nf);
+  // modes: Theta_k(s_j) per mode and node (stream mode k = the table's index)
+  std::vector<std::vector<Vec6>> modes;
+  if (mode == field::NoiseMode::modes)
+    for (const auto& m : s.noise_modes) {
+      std::vector<Vec6>& at = modes.emplace_back();
+      for (const auto& t : m.at_nodes) {
+        Vec6 v;
+        for (int c = 0; c < 6; ++c) v[c] = t[static_cast<std::size_t>(c)];
+        at.push_back(v);
+      }
+    }
+  const field::NoiseField<Vec6> nf(grid, mode, theta, std::move(modes), inc);
+  Noise policy{};
+  if constexpr (Noise::is_type_ii) policy.phi.theta = theta;
+  Stepper<Ret, Noise> st(model_of<Ret>(s, grid), grid, o, nf, policy);
   field::NodeField<SE3> g0(grid.n_nodes(), SE3());
   field::NodeField<Vec6> z0(grid.n_nodes(), Vec6::Zero());
   for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
@@ -207,7 +230,7 @@ Stepper<Ret> make(const io::BeamScenario& s) {
       const SE3 far = b2.j == 0 && grid.periodic() ? model.wrapped(g0[b2]) : g0[b2];
       model.E_seg[static_cast<std::size_t>(e)] = model.relative(g0[grid.first({e})], far) / grid.ds();
     }
-    st = Stepper<Ret>(model, grid, o, nf);
+    st = Stepper<Ret, Noise>(model, grid, o, nf, policy);
   }
   try {
     st.initialize(g0, z0);
@@ -316,14 +339,28 @@ fs::path default_output_dir(const io::BeamScenario& s) { return fs::path("runs")
 WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options) {
   const auto t0 = Clock::now();
   check_beam(s);
-  AnyStepper any = s.retraction == "exp" ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s));
+  const bool exp = s.retraction == "exp", type_ii = s.method == "type-ii";
+  AnyStepper any = type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s)))
+                           : (exp ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s)));
   io::OutputDir dir(out_dir, options.force);
   WaveRunResult r;
   r.cfl_dt = beam_stable_dt(s);
   r.notes = io::ignored_key_notes(s);
   // spec §5.4: warn when a noise increment is large, |theta_ang| > 0.5 rad per step (at 4 sigma of dW)
   if (s.noise_mode != "none") {
-    const double ang = std::sqrt(s.theta[0] * s.theta[0] + s.theta[1] * s.theta[1] + s.theta[2] * s.theta[2]);
+    // modes: the largest standard deviation per sqrt(dt) of the angular increment over the nodes,
+    // sqrt(sum_k |Theta_k,ang(s_j)|^2)
+    double ang = std::sqrt(s.theta[0] * s.theta[0] + s.theta[1] * s.theta[1] + s.theta[2] * s.theta[2]);
+    if (s.noise_mode == "modes") {
+      ang = 0.0;
+      for (std::size_t j = 0; j < static_cast<std::size_t>(s.n_nodes()); ++j) {
+        double q = 0.0;
+        for (const auto& m : s.noise_modes)
+          if (j < m.at_nodes.size())
+            for (std::size_t c = 0; c < 3; ++c) q += m.at_nodes[j][c] * m.at_nodes[j][c];
+        ang = std::max(ang, std::sqrt(q));
+      }
+    }
     const double big = 4.0 * ang * std::sqrt(s.dt);
     if (big > 0.5)
       r.notes.push_back("large noise increments: |Theta_ang| 4 sqrt(dt) = " + io::format_number(big) +
@@ -333,7 +370,9 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   double integrate_s = 0;
   double c_min = INFINITY, c_max = -INFINITY, J_drift = 0, orth_max = 0;
   // the momenta discrete Noether keeps: all six with free or ring ends and no external forces; with a
-  // periodic translation (bc.shift) the linear momentum and the angular momentum about the shift's axis
+  // periodic translation (bc.shift) the linear momentum and the angular momentum about the shift's axis.
+  // `approx` keeps them only approximately (beam-integrators.md §4.3, ~1 %): its drift is written under the
+  // same conditions, as an informative number
   const bool conserved = s.loads.empty() && s.distributed_loads.empty() && s.gravity == std::array<double, 3>{} &&
                          s.damping_angular == 0.0 && s.damping_linear == 0.0 &&
                          ((s.bc_left == "free" && s.bc_right == "free") || s.periodic());
@@ -484,7 +523,7 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   r.out_dir = out_dir;
   r.total_s = seconds(Clock::now() - t0);
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());
-  j["method"] = {{"id", "type-i"}, {"variant", s.variant}, {"order", 2}, {"retraction", s.retraction}};
+  j["method"] = {{"id", s.method}, {"variant", s.variant}, {"order", method_order(s)}, {"retraction", s.retraction}};
   j["stable_dt_bound"] = r.cfl_dt;
   detail::write_json(dir.tmp() / "summary.json", j);
   dir.commit();
@@ -565,7 +604,7 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
   total.out_dir = out_dir;
   total.total_s = seconds(Clock::now() - t0);
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, total, s.steps, s.n_nodes());
-  j["method"] = {{"id", "type-i"}, {"variant", s.variant}, {"order", 2}, {"retraction", s.retraction}};
+  j["method"] = {{"id", s.method}, {"variant", s.variant}, {"order", method_order(s)}, {"retraction", s.retraction}};
   j["stable_dt_bound"] = total.cfl_dt;
   detail::write_json(dir.tmp() / "summary.json", j);
   dir.commit();

@@ -332,13 +332,8 @@ TEST(BeamScenario, EachBadValueNamesKeyValueAndAllowed) {
       {{{"initial.file", "\"x.csv\""}, {"initial.shape", "\"arc\""}},
        "initial.file",
        {"initial.shape = \"arc\""}},
-      {{{"integrator.method", "\"type-ii\""}},
-       "integrator.method",
-       {"\"type-ii\"", "stochastic beam", "allowed: type-i"}},
-      {{{"integrator.method", "\"rk4\""}}, "integrator.method", {"\"rk4\"", "type-i"}},
-      {{{"integrator.variant", "\"approx\""}},
-       "integrator.variant",
-       {"\"approx\"", "stochastic beam", "exact"}},
+      {{{"integrator.method", "\"rk4\""}}, "integrator.method", {"\"rk4\"", "type-i, type-ii"}},
+      {{{"integrator.variant", "\"approximate\""}}, "integrator.variant", {"\"approximate\"", "exact, approx"}},
       {{{"integrator.retraction", "\"quat\""}}, "integrator.retraction", {"\"quat\"", "cayley, exp"}},
       {{{"integrator.start", "\"zero\""}}, "integrator.start", {"\"zero\"", "half, full"}},
       {{{"integrator.dt", "0.03"}}, "integrator.dt", {"0.03", "integer number of steps"}},
@@ -354,7 +349,8 @@ TEST(BeamScenario, EachBadValueNamesKeyValueAndAllowed) {
       {{{"noise.mode", "\"common\""}}, "noise.theta", {"missing required key", "Theta"}},
       {{{"noise.mode", "\"common\""}, {"noise.theta", "0.01"}}, "noise.theta", {"0.01", "not an array of 6 finite numbers"}},
       {{{"noise.mode", "\"common\""}, {"noise.theta", "[0, 0, 0, 0, 0, 0]"}}, "noise.theta", {"is zero"}},
-      {{{"noise.mode", "\"modes\""}}, "noise.mode", {"\"modes\"", "not available for beams yet", "common, independent"}},
+      {{{"noise.mode", "\"spatial\""}}, "noise.mode", {"\"spatial\"", "none, common, independent, modes"}},
+      {{{"noise.mode", "\"modes\""}}, "noise.modes", {"needs at least one [[noise.modes]] table"}},
       {{{"noise.mode", "\"common\""}, {"noise.theta", "[0.1, 0, 0, 0, 0, 0]"}, {"noise.base_dt", "0.003"}},
        "noise.base_dt",
        {"0.003", "2^m", "base_dt = 0.005"}},
@@ -370,7 +366,7 @@ TEST(BeamScenario, AllIssuesOfAFileAreReportedTogether) {
   const auto is = issues_of(beam({{"model.rho", "0.0"},
                                   {"grid.layout", "\"mesh\""},
                                   {"initial.shape", "\"helix\""},
-                                  {"integrator.variant", "\"approx\""},
+                                  {"integrator.variant", "\"approximate\""},
                                   {"output.every", "0"},
                                   {"noise.mode", "\"common\""}},
                                  "[[loads]]\nnode = \"first\"\nwrench = [1.0]\n"));
@@ -664,4 +660,137 @@ TEST(BeamScenario, DocsExampleAndExamplesValidate) {
     SCOPED_TRACE(f.path().string());
     EXPECT_NO_THROW((void)lievi::io::load_beam_scenario(f.path()));
   }
+}
+
+// integrator.variant = "approx" (beam-integrators.md §4.3) is accepted with either retraction and printed back.
+TEST(BeamScenario, ApproxVariantIsAccepted) {
+  for (const char* ret : {"\"cayley\"", "\"exp\""}) {
+    SCOPED_TRACE(ret);
+    const BeamScenario s =
+        parse_beam_scenario(beam({{"integrator.variant", "\"approx\""}, {"integrator.retraction", ret}}), "b.toml", "b");
+    EXPECT_EQ(s.variant, "approx");
+    const BeamScenario b = parse_beam_scenario(lievi::io::to_toml(s), "r.toml", "b");
+    EXPECT_EQ(b.variant, "approx");
+  }
+  EXPECT_EQ(parse_beam_scenario(beam(), "b.toml", "b", {"integrator.variant=approx"}).variant, "approx");
+}
+
+// [[noise.modes]]: Theta_k(s_j) = f_k(s_j) theta for the profiles constant, cos(k pi s / L), sin(k pi s / L)
+// and given values; noise.theta is noted as ignored; the printout loads back to the same modes.
+TEST(BeamScenario, NoiseModesAreReadFromArraysOfTables) {
+  const std::string tables =
+      "[[noise.modes]]\ntheta = [0.1, 0.0, 0.0, 0.0, 0.0, 0.2]\n"
+      "[[noise.modes]]\ntheta = [0.0, 0.3, 0.0, 0.0, 0.0, 0.0]\nprofile = \"cos\"\nwavenumber = 1\n"
+      "[[noise.modes]]\ntheta = [0.0, 0.0, 0.0, 0.5, 0.0, 0.0]\nprofile = \"sin\"\nwavenumber = 2\n"
+      "[[noise.modes]]\ntheta = [0.0, 0.0, 1.0, 0.0, 0.0, 0.0]\nvalues = [1.0, -1.0, 0.5, 0.0, 2.0]\n";
+  const Changes noise = {{"grid.length", "2.0"}, {"noise.mode", "\"modes\""}, {"noise.theta", "[1, 1, 1, 1, 1, 1]"}};
+  const BeamScenario s = parse_beam_scenario(beam(noise, tables), "b.toml", "b");
+  EXPECT_EQ(s.noise_mode, "modes");
+  ASSERT_EQ(s.noise_modes.size(), 4u);
+  const double L = 2.0;
+  const std::vector<double> values = {1.0, -1.0, 0.5, 0.0, 2.0};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const auto& m = s.noise_modes[k];
+    ASSERT_EQ(m.at_nodes.size(), 5u) << k;
+    for (long long j = 0; j < 5; ++j) {
+      const double sj = s.s_of(j);
+      const double f = k == 0   ? 1.0
+                       : k == 1 ? std::cos(std::numbers::pi * sj / L)
+                       : k == 2 ? std::sin(2.0 * std::numbers::pi * sj / L)
+                                : values[static_cast<std::size_t>(j)];
+      for (std::size_t c = 0; c < 6; ++c) EXPECT_EQ(m.at_nodes[static_cast<std::size_t>(j)][c], f * m.theta[c]) << k << " " << j;
+    }
+  }
+  EXPECT_EQ(s.noise_modes[0].profile, "constant");
+  EXPECT_EQ(s.noise_modes[1].profile, "cos");
+  EXPECT_EQ(s.noise_modes[1].wavenumber, 1);
+  EXPECT_EQ(s.noise_modes[3].profile, "values");
+  EXPECT_EQ(s.noise_modes[3].values, values);
+  // noise.theta is not read with modes (each table has its own theta): noted as ignored
+  const auto notes = lievi::io::ignored_key_notes(s);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("'noise.theta'"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("noise.mode = \"modes\""), std::string::npos) << notes[0];
+  // the resolved entries name each table, and the printout loads back to the same entries and modes
+  const auto entries = lievi::io::resolved_entries(s);
+  const auto has = [&](const std::string& key) {
+    return std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.key == key; });
+  };
+  EXPECT_TRUE(has("noise.modes[0].theta"));
+  EXPECT_TRUE(has("noise.modes[0].profile"));
+  EXPECT_FALSE(has("noise.modes[0].wavenumber"));
+  EXPECT_TRUE(has("noise.modes[2].wavenumber"));
+  EXPECT_TRUE(has("noise.modes[3].values"));
+  EXPECT_FALSE(has("noise.modes[3].profile"));
+  const std::string printed = lievi::io::to_toml(s);
+  EXPECT_NE(printed.find("[[noise.modes]]"), std::string::npos) << printed;
+  const BeamScenario b = parse_beam_scenario(printed, "r.toml", "b");
+  expect_same_entries(entries, lievi::io::resolved_entries(b));
+  ASSERT_EQ(b.noise_modes.size(), 4u);
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(b.noise_modes[k].at_nodes, s.noise_modes[k].at_nodes) << k;
+  // with noise.mode = "none" the tables are accepted and noted as ignored, one note per key
+  const BeamScenario off = parse_beam_scenario(beam({{"noise.mode", "\"none\""}}, tables), "b.toml", "b");
+  const auto off_notes = lievi::io::ignored_key_notes(off);
+  EXPECT_EQ(off_notes.size(), 9u);
+  EXPECT_NE(off_notes[0].find("'noise.modes[0].theta' is ignored with noise.mode = \"none\""), std::string::npos)
+      << off_notes[0];
+  // the cell layout: s_j = (j + 1/2) ds
+  const BeamScenario cell = parse_beam_scenario(
+      beam({{"grid.layout", "\"cell\""}, {"noise.mode", "\"modes\""}},
+           "[[noise.modes]]\ntheta = [1.0, 0, 0, 0, 0, 0]\nprofile = \"cos\"\nwavenumber = 2\n"),
+      "b.toml", "b");
+  ASSERT_EQ(cell.noise_modes[0].at_nodes.size(), 4u);
+  EXPECT_EQ(cell.noise_modes[0].at_nodes[1][0], std::cos(2.0 * std::numbers::pi * 0.375));
+}
+
+// Each bad [[noise.modes]] input is one issue naming the key (noise.modes[i].leaf), the value and what is allowed.
+TEST(BeamScenario, BadNoiseModesNameKeyValueAndAllowed) {
+  struct Case {
+    std::string tables, key;
+    std::vector<std::string> fragments;
+    Changes changes = {{"noise.mode", "\"modes\""}};
+  };
+  const std::string ok = "[[noise.modes]]\ntheta = [0.1, 0, 0, 0, 0, 0]\n";
+  const std::vector<Case> cases = {
+      {ok + "[[noise.modes]]\ntheta = [1.0, 2.0]\n", "noise.modes[1].theta", {"[1.0, 2.0]", "6 finite numbers"}},
+      {"[[noise.modes]]\ntheta = [nan, 0, 0, 0, 0, 0]\n", "noise.modes[0].theta", {"nan", "6 finite numbers"}},
+      {"[[noise.modes]]\nprofile = \"cos\"\nwavenumber = 1\n", "noise.modes[0].theta", {"missing required key", "mode"}},
+      {"[[noise.modes]]\ntheta = [0, 0, 0, 0, 0, 0]\n", "noise.modes[0].theta", {"[0, 0, 0, 0, 0, 0]", "is zero"}},
+      {ok + "profile = \"square\"\n", "noise.modes[0].profile", {"\"square\"", "constant, cos, sin"}},
+      {ok + "profile = \"cos\"\n", "noise.modes[0].wavenumber", {"missing required key", "cos(k pi s / L)"}},
+      {ok + "profile = \"sin\"\nwavenumber = 0\n", "noise.modes[0].wavenumber", {"value 0", ">= 1", "sin"}},
+      {ok + "profile = \"cos\"\nwavenumber = -1\n", "noise.modes[0].wavenumber", {"value -1", ">= 0"}},
+      {ok + "profile = \"cos\"\nwavenumber = 1.5\n", "noise.modes[0].wavenumber", {"1.5", "integer"}},
+      {ok + "wavenumber = 2\n", "noise.modes[0].wavenumber", {"profile = \"constant\"", "\"cos\" and \"sin\""}},
+      // sin(4 pi j / 4) is zero at every vertex node of J = 4
+      {ok + "profile = \"sin\"\nwavenumber = 4\n", "noise.modes[0].wavenumber", {"value 4", "zero at every node"}},
+      {ok + "values = [1.0, 2.0]\n", "noise.modes[0].values", {"[1.0, 2.0]", "2 entries", "one per node", "n_nodes = 5"}},
+      {ok + "values = [1.0, 2.0, inf, 0.0, 1.0]\n", "noise.modes[0].values", {"inf", "finite numbers"}},
+      {ok + "values = [0.0, 0.0, 0.0, 0.0, 0.0]\n", "noise.modes[0].values", {"zero at every node"}},
+      {ok + "profile = \"cos\"\nvalues = [1.0, 1.0, 1.0, 1.0, 1.0]\n", "noise.modes[0].values", {"both", "give one"}},
+      {ok + "amplitude = 2.0\n", "noise.modes[0].amplitude", {"unknown key", "modes.theta"}},
+      {"", "noise.modes", {"noise.mode = \"modes\"", "at least one [[noise.modes]] table"}},
+      {"", "noise.modes", {"value []", "no mode"}, {{"noise.mode", "\"modes\""}, {"noise.modes", "[]"}}},
+      {"", "noise.modes", {"array of tables", "[[noise.modes]]", "integer"}, {{"noise.mode", "\"modes\""}, {"noise.modes", "3"}}},
+      {ok, "noise.modes", {"noise.mode = \"common\"", "only for noise.mode = \"modes\""},
+       {{"noise.mode", "\"common\""}, {"noise.theta", "[0.1, 0, 0, 0, 0, 0]"}}},
+      {ok, "noise.modes", {"noise.mode is not", "noise.mode = \"modes\""}, {}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.tables + " | " + c.key);
+    expect_one(issues_of(beam(c.changes, c.tables)), c.key, c.fragments);
+  }
+  // the tables cannot be changed with --set
+  for (const char* set : {"noise.modes[0].theta=[1,0,0,0,0,0]", "noise.modes.theta=[1,0,0,0,0,0]", "noise.modes=[]"}) {
+    SCOPED_TRACE(set);
+    expect_one(issues_of(beam({{"noise.mode", "\"modes\""}}, ok), {set}),
+               std::string(set).substr(0, std::string(set).find('=')), {"cannot be changed with --set"}, "--set");
+  }
+  // all issues of the tables together, in table order
+  const auto is = issues_of(beam({{"noise.mode", "\"modes\""}},
+                                 "[[noise.modes]]\ntheta = [1.0]\n[[noise.modes]]\ntheta = [1, 0, 0, 0, 0, 0]\n"
+                                 "profile = \"tri\"\n"));
+  std::vector<std::string> keys;
+  for (const auto& i : is) keys.push_back(i.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"noise.modes[0].theta", "noise.modes[1].profile"}));
 }

@@ -1,7 +1,7 @@
 #pragma once
 /// @file lievi/io/beam_scenario.hpp
-/// @brief The scenario of a geometrically exact beam on SE(3), `model.type = "beam"` (deterministic, variant
-/// `exact`, Type-I noise; `approx`, Type-II and spatial noise modes follow with the rest of issue 6).
+/// @brief The scenario of a geometrically exact beam on SE(3), `model.type = "beam"` (variants `exact` and
+/// `approx`, Type-I noise: common, independent or spatial modes; Type-II follows with the rest of issue 6).
 ///
 /// Same schema style as the rigid body and the wave (io/scenario.hpp, io/wave_scenario.hpp): every key with
 /// type, default, unit and allowed values in `beam_schema()`, all issues of a file reported together, `--set`
@@ -11,8 +11,9 @@
 /// J1 = πr⁴/2; general A, J1, J2, J3 as given; K = diag(ρJ1, ρJ2, ρJ3, ρA, ρA, ρA),
 /// P = diag(GJ1, EJ2, EJ3, EA, k_s GA, k_s GA), G = E/(2(1+ν)) unless model.G is given; or K, P given in full
 /// (section "matrix", 6x6 symmetric positive definite). Loads come from `[[loads]]` tables and cannot be set
-/// with `--set`. Noise: `common` or `independent` with a constant Theta in se(3) (spatial modes, `approx` and
-/// Type-II arrive with the rest of issue 6).
+/// with `--set`. Noise: `common` or `independent` with a constant Theta in se(3), or `modes`: a list of
+/// `[[noise.modes]]` tables, each a Theta in se(3) times a spatial profile (Type-II arrives with the rest of
+/// issue 6).
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -60,6 +61,18 @@ struct BeamRegion {
   double s_from = 0.0, s_to = 0.0;
   /// the given overrides, by key leaf ("rho", "E", "nu", "G", "a", "r", "A", "J1", "J2", "J3", "shear_factor")
   std::vector<std::pair<std::string, double>> values;
+};
+
+/// One spatial noise mode (docs/scenarios.md `[[noise.modes]]`): Theta_k(s_j) = f_k(s_j) theta, with the
+/// profile f_k = 1 (constant), cos(k pi s / L), sin(k pi s / L) (L = grid.length, s the node position), or one
+/// given value per node. Mode k (list index) draws the Brownian motion of stream mode k.
+struct BeamNoiseMode {
+  std::array<double, 6> theta{};     ///< (w1, w2, w3, v1, v2, v3), body frame
+  std::string profile = "constant";  ///< "constant", "cos", "sin", or "values" (the `values` key was given)
+  long long wavenumber = 0;          ///< k of cos (>= 0) and sin (>= 1)
+  std::vector<double> values;        ///< profile "values": f_k(s_j), one per node
+  /// resolved: Theta_k(s_j) per node (n_nodes entries; empty when the grid is not known)
+  std::vector<std::array<double, 6>> at_nodes;
 };
 
 /// The pose table of a prescribed end (bc.left_motion / bc.right_motion): times from 0, strictly increasing,
@@ -125,8 +138,9 @@ struct BeamScenario {
   double damping_angular = 0.0, damping_linear = 0.0;  ///< mass-proportional rates, 1/s
 
   // noise (Type-I, body frame, Stratonovich through the group increment; beam-integrators.md §6)
-  std::string noise_mode = "none";  ///< "none", "common", "independent" ("modes" arrives later)
+  std::string noise_mode = "none";  ///< "none", "common", "independent", "modes"
   std::array<double, 6> theta{};    ///< noise.theta: Theta in se(3) (angular, linear), per sqrt(s)
+  std::vector<BeamNoiseMode> noise_modes;  ///< the [[noise.modes]] tables (noise.mode = "modes")
   std::uint32_t seed = 1, path = 0;
   double base_dt = 0.0;  ///< noise.base_dt (default dt); dt = 2^refine_log2 base_dt
   int refine_log2 = 0;
@@ -135,7 +149,7 @@ struct BeamScenario {
   // integrator
   std::string method = "type-i";  ///< "type-i" (type-ii arrives with the stochastic beam: refused for now)
   std::string retraction = "cayley";  ///< "cayley" or "exp"
-  std::string variant = "exact";  ///< "exact" ("approx" arrives with the stochastic beam: refused for now)
+  std::string variant = "exact";  ///< "exact" or "approx" (beam-integrators.md §4.3; approx: first order in dt)
   std::string start = "half";     ///< "half" (velocity-Verlet half kick) or "full"
   double dt = 0.0, t_end = 0.0;
   long long steps = 0;
@@ -165,8 +179,9 @@ struct BeamScenario {
   [[nodiscard]] bool given(const std::string& key) const;
 };
 
-/// The beam schema (sections model, grid, bc, initial, loads, integrator, output), in documentation order;
-/// the `loads.*` entries are the keys of each `[[loads]]` table.
+/// The beam schema (sections model, grid, bc, initial, loads, integrator, noise, output), in documentation
+/// order; the `loads.*` entries are the keys of each `[[loads]]` table, the `noise.modes.*` entries those of
+/// each `[[noise.modes]]` table.
 [[nodiscard]] const std::vector<SchemaEntry>& beam_schema();
 /// Load / parse a beam scenario (model.type must be "beam"); throws lievi::invalid_argument with every issue.
 /// A relative initial.file is relative to the scenario file's folder (`load_*`) or the current directory.
@@ -177,7 +192,7 @@ struct BeamScenario {
                                                const std::vector<std::string>& overrides = {});
 /// The resolved keys in schema order (validate, summary.json): every key that applies (default when not
 /// given) and every key given; each load as `loads[i].node`, `loads[i].frame`, ... (times / factors only when
-/// it has a table).
+/// it has a table); each noise mode as `noise.modes[i].theta`, then `profile` (and `wavenumber`) or `values`.
 [[nodiscard]] std::vector<ResolvedEntry> resolved_entries(const BeamScenario& s);
 /// The resolved scenario as TOML (loadable again: the same resolved entries); the derived section constants
 /// and K, P diagonals in the header comments, the loads as `[[loads]]` tables.

@@ -1,6 +1,7 @@
 #pragma once
 /// @file lievi/run/beam_run.hpp
-/// @brief The run pipeline of a geometrically exact beam (deterministic, variant `exact`): scenario -> model,
+/// @brief The run pipeline of a geometrically exact beam (variants `exact` and `approx`, Type-I or Type-II noise
+/// with Phi = <mu, Theta>, `--paths` ensembles): scenario -> model,
 /// grid and initial state -> staggered stepper -> level loop -> series.csv, fields.h5, beam.pvd + .vtp,
 /// summary.json, plots.
 ///
@@ -8,7 +9,7 @@
 /// potential (V^n: strain energy plus gravity), Jang_x..z, Jlin_x..z (the spatial momentum map of the
 /// pre-momentum at t_n: sum_j w_j Ad*_{g_j^{-1}} M~_j^n; conserved to round-off with free ends and no loads),
 /// orth_err (max_j |R_j^T R_j - I|), strain_consistency (max |gamma - tau^{-1}(g_j^{-1} g_{j+1})/ds|, 0 for
-/// `exact`), newton_max (of the step n -> n+1), end0_*, endL_* (positions of the first and last node), then
+/// `exact`, O(ds^2) for `approx`), newton_max (of the step n -> n+1), end0_*, endL_* (positions of the first and last node), then
 /// p<j>_* for each probe node.
 ///
 /// A-priori check: dt >= the stability bound 2/omega_max of beam-integrators.md §5.4 is refused as bad input
