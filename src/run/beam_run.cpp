@@ -433,7 +433,7 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
           if (n == s.steps) {
             if (out || snap) {
               const auto t_int = Clock::now();
-              E = st.energy_now();
+              E = st.energy_now(&newton);
               integrate_s -= seconds(Clock::now() - t_int);  // diagnostics, not stepping
             }
           } else {

@@ -278,6 +278,8 @@ TEST(BeamCliNoise, TypeIIWithThetaPotentialIsTheTypeIRun) {
     }
     EXPECT_LT(d, 1e-9) << mode;
     EXPECT_GT(drift(tb, "endL_z"), 1e-6);  // it moved
+    // every row's newton_max is the step's (the last row's from the trial sweep of the final level)
+    for (const auto& row : tb.rows) EXPECT_GE(row[column(tb, "newton_max")], 1.0);
     const auto j = nlohmann::json::parse(read_file(cwd / (std::string("ii_") + mode) / "summary.json"));
     EXPECT_EQ(j["method"]["id"], "type-ii");
   }

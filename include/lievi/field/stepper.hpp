@@ -285,7 +285,9 @@ class StaggeredStepper {
 
   /// Energies of the current level n without advancing: K^{n+1/2} from a trial node sweep (the noise of
   /// step n is drawn; nothing of the state changes). For the last output level.
-  [[nodiscard]] LevelEnergy energy_now() {
+  /// `iterations` (optional): the trial sweep's largest Newton iteration count (not added to newton_max /
+  /// newton_total, which count the steps taken).
+  [[nodiscard]] LevelEnergy energy_now(int* iterations = nullptr) {
     LevelEnergy e;
     e.kinetic_before = kinetic();
     e.potential = potential();
@@ -295,10 +297,15 @@ class StaggeredStepper {
     noise_.draw(static_cast<std::uint64_t>(n_));
     if constexpr (!Model::is_abelian) {
       const auto Mt = Mt_;
+      const int nmax = newton_max_;
+      const long long ntotal = newton_total_;
       stresses_lie();
-      (void)nodes_lie();
+      const StepReport r = nodes_lie();
+      if (iterations) *iterations = r.iterations;
       e.kinetic_after = kinetic();
       Mt_ = Mt;
+      newton_max_ = nmax;
+      newton_total_ = ntotal;
     } else {
       (void)node_sweep();
       e.kinetic_after = kinetic();
