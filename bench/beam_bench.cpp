@@ -17,6 +17,17 @@
 // per run; e.g. J = 20: 5e4 steps = 2.3 s of simulated time), so each run starts from the same state and
 // the side-by-side script can time the same step counts.
 //
+// Beam/Ensemble/J/threads (issue 6, ensemble throughput): N = 16 independent paths of the stochastic flying
+// spaghetti (spec §8.3: L = 10, EA = GA = 1e4, GJ1 = EJ2 = EJ3 = 500, rho A = 1, rho J = (20, 10, 10); vertex
+// layout, J segments, free-free, straight from (6, 0, 0) to (0, 8, 0) at rest, the hat load at node 0 as a dead
+// wrench (0, Mz/2, Mz, Mz/10, 0, 0), common noise Theta = 1e-2 (1, ..., 1), path p = Philox stream (7, p));
+// dt = min(1e-3, 0.5 Beam::stable_dt(ds)), 2000 steps per path. One iteration = the whole ensemble: the paths are
+// distributed over the threads by `#pragma omp parallel for schedule(dynamic)`, each path its own stepper built
+// and initialised inside the loop (as run_beam_ensemble in src/run/beam_run.cpp does with one run_beam per path;
+// the stepper's own sweeps stay serial below 512 nodes, so there is no nested parallelism). Only the stepping is
+// timed, not the CLI's per-path CSV output and statistics. Counters: "path_node_steps_per_s" (paths x nodes x
+// steps per wall second), "ns_per_path_node_step" (its inverse), "paths_per_s".
+//
 // Beam/Memory/J (one iteration): the heap bytes held by a stepper (model with its per-node K and per-segment
 // P, E, and the stepper's fields and scratch) after construction, initialisation and one step, per node, from
 // glibc's mallinfo2() (in-use bytes, arena + mmap) before and after; "state_bytes_per_node" is the count of
@@ -33,6 +44,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "lievi/field/grid.hpp"
 #include "lievi/field/noise_field.hpp"
@@ -162,6 +174,81 @@ void BM_Memory(benchmark::State& state) {
       (per_node * static_cast<double>(J + 1) + per_segment * static_cast<double>(J)) / static_cast<double>(J + 1);
 }
 
+// ---- ensemble throughput (issue 6) ----------------------------------------------------------------------------
+constexpr int kEnsemblePaths = 16;
+constexpr std::int64_t kEnsembleSteps = 2000;
+
+/// The stochastic flying spaghetti of spec §8.3 with J segments, common noise on path `path` (see the file comment).
+Stepper<Cayley> make_spaghetti(std::ptrdiff_t J, std::uint32_t path) {
+  const Grid grid(Layout::vertex, J, 10.0, End::free, End::free);
+  const std::ptrdiff_t n = grid.n_nodes();
+  Beam<Cayley> beam = Beam<Cayley>::uniform(Section{}, n, grid.n_segments());
+  Vec6 k, p;
+  k << 20, 10, 10, 1, 1, 1;
+  p << 500, 500, 500, 1e4, 1e4, 1e4;
+  beam.K_node.assign(static_cast<std::size_t>(n), k.asDiagonal());
+  beam.P_seg.assign(static_cast<std::size_t>(grid.n_segments()), p.asDiagonal());
+  beam.rhoA_node.assign(static_cast<std::size_t>(n), 1.0);
+  beam.momentum_scale = 1e-12 * Mat6(k.asDiagonal()).norm();
+  beam.point_load = [](std::ptrdiff_t j, const SE3& g, double t) {
+    Vec6 f = Vec6::Zero();
+    if (j != 0) return f;
+    const double Mz = t <= 2.5 ? 200.0 * t / 2.5 : t <= 5.0 ? 200.0 * (2.0 - t / 2.5) : 0.0;
+    const Mat3 Rt = g.rotation().transpose();  // dead load: spatial directions
+    f.head<3>() = Rt * Vec3(0.0, 0.5 * Mz, Mz);
+    f.tail<3>() = Rt * Vec3(0.1 * Mz, 0.0, 0.0);
+    return f;
+  };
+  typename Stepper<Cayley>::Options o;
+  o.dt = std::min(1e-3, 0.5 * beam.stable_dt(grid.ds()));
+  lievi::field::NoiseField<Vec6> nf(grid, lievi::field::NoiseMode::common, Vec6::Constant(1e-2), {},
+                                    lievi::noise::WienerIncrements(lievi::noise::StreamKey{7, path}, o.dt, 0));
+  Stepper<Cayley> s(std::move(beam), grid, o, std::move(nf));
+  const Vec3 a(6.0, 0.0, 0.0), d(-0.6, 0.8, 0.0), e3(0.0, 0.0, 1.0);  // body e1 along the beam from the loaded end
+  Mat3 R;
+  R << d, e3.cross(d), e3;
+  NodeField<SE3> g0(n, SE3());
+  for (std::ptrdiff_t j = 0; j < n; ++j) g0[NodeIndex{j}] = SE3(R, Vec3(a + grid.s(NodeIndex{j}) * d));
+  s.initialize(g0, NodeField<Vec6>(n));
+  return s;
+}
+
+/// One iteration = kEnsemblePaths paths of kEnsembleSteps steps, paths over state.range(1) threads.
+void BM_Ensemble(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(1));
+  const std::ptrdiff_t J = state.range(0);
+  const std::int64_t nodes = J + 1;
+  std::vector<int> failed(kEnsemblePaths, 0);
+  std::vector<double> sink(kEnsemblePaths, 0.0);
+  double dt = 0.0;
+  for (auto _ : state) {
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (int p = 0; p < kEnsemblePaths; ++p) {
+      Stepper<Cayley> s = make_spaghetti(J, static_cast<std::uint32_t>(p));
+      for (std::int64_t n = 0; n < kEnsembleSteps; ++n)
+        if (!s.step().ok) {
+          failed[static_cast<std::size_t>(p)] = 1;
+          break;
+        }
+      sink[static_cast<std::size_t>(p)] = s.g()[NodeIndex{0}].translation().x();
+    }
+    benchmark::DoNotOptimize(sink.data());
+  }
+  dt = make_spaghetti(J, 0).options().dt;
+  if (std::find(failed.begin(), failed.end(), 1) != failed.end()) state.SkipWithError("a path failed");
+  const double it = static_cast<double>(state.iterations());
+  const double work = it * kEnsemblePaths * static_cast<double>(nodes) * static_cast<double>(kEnsembleSteps);
+  state.SetItemsProcessed(static_cast<std::int64_t>(work));
+  state.counters["path_node_steps_per_s"] = benchmark::Counter(work, benchmark::Counter::kIsRate);
+  state.counters["ns_per_path_node_step"] =
+      benchmark::Counter(work * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["paths_per_s"] = benchmark::Counter(it * kEnsemblePaths, benchmark::Counter::kIsRate);
+  state.counters["threads"] = threads;
+  state.counters["paths"] = kEnsemblePaths;
+  state.counters["steps"] = static_cast<double>(kEnsembleSteps);
+  state.counters["dt"] = dt;
+}
+
 const bool registered = [] {
   const auto J = {std::int64_t{20},   std::int64_t{50},   std::int64_t{100},   std::int64_t{200},
                   std::int64_t{500},  std::int64_t{1000}, std::int64_t{2000},  std::int64_t{5000},
@@ -193,6 +280,12 @@ const bool registered = [] {
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
     }
+  for (std::int64_t n : {std::int64_t{20}, std::int64_t{50}, std::int64_t{100}})
+    for (std::int64_t t : {1, 2})
+      benchmark::RegisterBenchmark("Beam/Ensemble", BM_Ensemble)
+          ->Args({n, t})
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
   for (std::int64_t n : {std::int64_t{1000}, std::int64_t{100000}})
     benchmark::RegisterBenchmark("Beam/Memory", BM_Memory)->Arg(n)->Iterations(1)->Unit(benchmark::kMillisecond);
   return true;
