@@ -53,12 +53,7 @@ namespace {
 /// 2^-fine (increments summed to dt), variant v.
 Stepper single_node(Variant v, double dt, const Vec6& theta, std::uint32_t path, const Vec6& zeta0, int fine = -1) {
   const Grid grid(Layout::cell, 1, 1.0, End::free, End::free);
-  Beam<> b;
-  Vec6 k;
-  k << 1, 2, 3, 1, 1, 1;
-  b.K_node = {k.asDiagonal()};
-  b.rhoA_node = {1.0};
-  b.momentum_scale = 1e-12;
+  const Beam<> b = lievi::test::beam::one_node_body();
   Stepper::Options o;
   o.dt = dt;
   o.variant = v;

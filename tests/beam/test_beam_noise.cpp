@@ -71,12 +71,7 @@ Stepper noisy_arc(long J, double dt, NoiseMode mode, const Vec6& theta) {
 /// A single node (cell layout, J = 1): K = diag(1, 2, 3, 1, 1, 1) (§9.6).
 Stepper single_node(double dt, const Vec6& theta, std::uint32_t path, const Vec6& zeta0) {
   const Grid grid(Layout::cell, 1, 1.0, End::free, End::free);
-  Beam<> b;
-  Vec6 k;
-  k << 1, 2, 3, 1, 1, 1;
-  b.K_node = {k.asDiagonal()};
-  b.rhoA_node = {1.0};
-  b.momentum_scale = 1e-12;
+  const Beam<> b = lievi::test::beam::one_node_body();
   Stepper::Options o;
   o.dt = dt;
   o.start = lievi::field::Start::full;  // M~^0 = K zeta(0): the energy at level 0 is the initial energy
@@ -215,12 +210,7 @@ TEST(BeamNoise, StrongOrderAboutOneOnRefinedBrownianPaths) {
   auto run = [&](int log2_inv_dt, std::uint32_t path) {
     const double dt = std::ldexp(1.0, -log2_inv_dt);
     const Grid grid(Layout::cell, 1, 1.0, End::free, End::free);
-    Beam<> b;
-    Vec6 k;
-    k << 1, 2, 3, 1, 1, 1;
-    b.K_node = {k.asDiagonal()};
-    b.rhoA_node = {1.0};
-    b.momentum_scale = 1e-12;
+    const Beam<> b = lievi::test::beam::one_node_body();
     Stepper::Options o;
     o.dt = dt;
     NoiseField<Vec6> nf(grid, NoiseMode::common, theta, {},

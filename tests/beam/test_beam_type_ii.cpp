@@ -115,17 +115,6 @@ St arc(Variant v, long J, double dt, NoiseMode mode, const Vec6& theta, Pot... p
   return st;
 }
 
-/// A single free node with K = diag(1, 2, 3, 1, 1, 1), start = full (M~^0 = K zeta0).
-Beam<> one_node_model() {
-  Beam<> b;
-  Vec6 k;
-  k << 1, 2, 3, 1, 1, 1;
-  b.K_node = {k.asDiagonal()};
-  b.rhoA_node = {1.0};
-  b.momentum_scale = 1e-12;
-  return b;
-}
-
 }  // namespace
 
 TEST(BeamTypeII, ConstantThetaPotentialIsTypeI) {
@@ -193,7 +182,7 @@ TEST(BeamTypeII, EnergyPotentialIsARandomTimeChange) {
   using D = StaggeredStepper<Beam<>>;
   const double dt = 1e-3, c = 0.006;  // c dW has sd 1.9e-4: h_n > 0 (the one-step runs need dt > 0)
   const Grid grid(Layout::cell, 1, 1.0, End::free, End::free);
-  const Beam<> b = one_node_model();
+  const Beam<> b = lievi::test::beam::one_node_body();
   Vec6 z0;
   z0 << 1, 0.5, 0.2, 0.3, 0, 0.1;
   S::Options o;

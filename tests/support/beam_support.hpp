@@ -32,6 +32,18 @@ inline lie::SE3 arc_pose(double s) {
   return lie::SE3(R, lie::Vec3(0, std::cos(u), std::sin(u)));
 }
 
+/// A single free node as a beam model (a free rigid body on SE(3), spec §9.6): K = diag(1, 2, 3, 1, 1, 1),
+/// rho A = 1, momentum scale 1e-12 (use with a one-segment `cell` grid, J = 1).
+inline models::Beam<> one_node_body() {
+  models::Beam<> b;
+  lie::Vec6 k;
+  k << 1, 2, 3, 1, 1, 1;
+  b.K_node = {k.asDiagonal()};
+  b.rhoA_node = {1.0};
+  b.momentum_scale = 1e-12;
+  return b;
+}
+
 /// Ad*_{g^{-1}} M = (R m + p x R n, R n): a body momentum M = (m, n) at g in the spatial frame.
 inline lie::Vec6 spatial(const lie::SE3& g, const lie::Vec6& M) {
   const lie::Vec3 Rm = g.rotation() * M.head<3>(), Rn = g.rotation() * M.tail<3>();
