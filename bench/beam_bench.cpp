@@ -3,7 +3,11 @@
 // segments on 1 and 2 OpenMP threads; the same step with the exp retraction at two sizes; the heap bytes per
 // node of a stepper (memory O(J)).
 //
-// Names: Beam/Cayley/J/threads, Beam/Exp/J/threads, Beam/Memory/J.
+// Names: Beam/Cayley/J/threads, Beam/Exp/J/threads, Beam/Memory/J; the noisy and issue-6 variants of the same
+// rod step: Beam/CayleyCommon, Beam/CayleyIndependent (Type-I noise), Beam/Approx, Beam/ApproxIndependent (the
+// `approx` variant, T-/+ = I -/+ ad*/2 and the linearised compatibility), Beam/CayleyModes4 (noise.mode = modes,
+// K = 4 cosine modes Theta cos(k pi s/L)), Beam/TypeIIIndependent (Type-II, field::TypeII with the constant-Theta
+// potential: the general-potential code path, Newton with the chain-rule Jacobian), all at J = 1e3, 1e4.
 // Items processed = node-steps (J + 1 nodes per step, vertex layout), so "items_per_second" is node-steps/s and
 // "ns_per_node_step" its inverse; wall-clock times (UseRealTime: the sweeps are OpenMP loops).
 // "newton_per_node_step" = Newton iterations (Jacobian solves) per node-step over the timed steps
@@ -39,6 +43,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <type_traits>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -75,6 +82,7 @@ template <class Ret>
 using Stepper = lievi::field::StaggeredStepper<Beam<Ret>>;
 using Cayley = lievi::lie::Cayley<SE3>;
 using Exp = lievi::lie::Exp<SE3>;
+using TypeIIConstant = lievi::field::TypeII<lievi::models::ConstantThetaPotential>;
 
 constexpr double kLength = 1.0;        // m
 constexpr double kEdge = 0.01;         // m, square section
@@ -99,20 +107,45 @@ class ThreadScope {
   int saved_;
 };
 
+/// What a rod benchmark varies: the variant, the Type-I noise (none, common, independent, or K spatial modes
+/// Theta cos(k pi s / L), k < K) and, for Type-II, the constant-Theta potential (common or independent).
+struct RodCase {
+  lievi::field::Variant variant = lievi::field::Variant::exact;
+  lievi::field::NoiseMode mode = lievi::field::NoiseMode::none;
+  int n_modes = 0;
+};
+
 /// The clamped rod under gravity with J segments (J + 1 nodes), straight along x and at rest.
-template <class Ret>
-Stepper<Ret> make_rod(std::ptrdiff_t J, lievi::field::NoiseMode mode = lievi::field::NoiseMode::none) {
+template <class Ret, class Noise = lievi::field::TypeI>
+lievi::field::StaggeredStepper<Beam<Ret>, Noise> make_rod(std::ptrdiff_t J, const RodCase& c = {}) {
+  using B = Beam<Ret>;
+  using S = lievi::field::StaggeredStepper<B, Noise>;
   const Grid grid(Layout::vertex, J, kLength, End::clamped, End::free);
   const std::ptrdiff_t n = grid.n_nodes();
-  Beam<Ret> beam = Beam<Ret>::uniform(Section::square(kRho, kE, kNu, kEdge), n, grid.n_segments());
+  B beam = B::uniform(Section::square(kRho, kE, kNu, kEdge), n, grid.n_segments());
   beam.gravity = Vec3(0.0, 0.0, -kGravity);
-  typename Stepper<Ret>::Options o;
+  typename S::Options o;
   o.dt = kDtFraction * beam.stable_dt(grid.ds());
-  // Type-I noise (issue 6): Theta = 0.01 on all six components, one Brownian motion (common) or one per node
+  o.variant = c.variant;
+  // Noise (issue 6): Theta = 0.01 on all six components, one Brownian motion (common), one per node
+  // (independent), or K cosine modes Theta cos(k pi s / L) with stream mode k
   const Vec6 theta = Vec6::Constant(0.01);
-  lievi::field::NoiseField<Vec6> nf(grid, mode, theta, {},
+  std::vector<std::vector<Vec6>> modes;
+  for (int k = 0; k < c.n_modes; ++k) {
+    std::vector<Vec6> m(static_cast<std::size_t>(n));
+    for (std::ptrdiff_t j = 0; j < n; ++j)
+      m[static_cast<std::size_t>(j)] = theta * std::cos(k * std::numbers::pi * grid.s(NodeIndex{j}) / kLength);
+    modes.push_back(std::move(m));
+  }
+  lievi::field::NoiseField<Vec6> nf(grid, c.mode, theta, std::move(modes),
                                     lievi::noise::WienerIncrements(lievi::noise::StreamKey{7, 0}, o.dt, 0));
-  Stepper<Ret> s(std::move(beam), grid, o, std::move(nf));
+  auto make = [&] {
+    if constexpr (std::is_same_v<Noise, lievi::field::TypeI>)
+      return S(std::move(beam), grid, o, std::move(nf));
+    else
+      return S(std::move(beam), grid, o, std::move(nf), Noise{lievi::models::ConstantThetaPotential{theta}});
+  };
+  S s = make();
   NodeField<SE3> g0(n, SE3());
   for (std::ptrdiff_t j = 0; j < n; ++j) g0[NodeIndex{j}] = SE3(Mat3::Identity(), Vec3(grid.s(NodeIndex{j}), 0, 0));
   s.initialize(g0, NodeField<Vec6>(n));
@@ -120,11 +153,11 @@ Stepper<Ret> make_rod(std::ptrdiff_t J, lievi::field::NoiseMode mode = lievi::fi
 }
 
 /// One iteration = one step of J + 1 nodes.
-template <class Ret, lievi::field::NoiseMode Mode = lievi::field::NoiseMode::none>
-void BM_Beam(benchmark::State& state) {
+template <class Ret, class Noise = lievi::field::TypeI>
+void BM_Rod(benchmark::State& state, RodCase c) {
   const ThreadScope threads(static_cast<int>(state.range(1)));
   const std::ptrdiff_t J = state.range(0);
-  Stepper<Ret> s = make_rod<Ret>(J, Mode);
+  auto s = make_rod<Ret, Noise>(J, c);
   const std::int64_t nodes = s.grid().n_nodes();
   for (int k = 0; k < 3; ++k) (void)s.step();  // warm caches and the OpenMP pool
   const long long newton0 = s.newton_total();
@@ -253,32 +286,28 @@ const bool registered = [] {
   const auto J = {std::int64_t{20},   std::int64_t{50},   std::int64_t{100},   std::int64_t{200},
                   std::int64_t{500},  std::int64_t{1000}, std::int64_t{2000},  std::int64_t{5000},
                   std::int64_t{10000}, std::int64_t{20000}, std::int64_t{100000}};
-  for (std::int64_t n : J)
-    for (std::int64_t t : {1, 2})
-      benchmark::RegisterBenchmark("Beam/Cayley", BM_Beam<Cayley>)
-          ->Args({n, t})
-          ->Iterations(steps_for(n))
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-  for (std::int64_t n : {std::int64_t{100}, std::int64_t{10000}})
-    benchmark::RegisterBenchmark("Beam/Exp", BM_Beam<Exp>)
-        ->Args({n, 1})
+  using lievi::field::NoiseMode;
+  using lievi::field::Variant;
+  const auto add = [](const char* name, auto fn, RodCase c, std::int64_t n, std::int64_t t) {
+    benchmark::RegisterBenchmark(name, fn, c)
+        ->Args({n, t})
         ->Iterations(steps_for(n))
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
-  using lievi::field::NoiseMode;
+  };
+  for (std::int64_t n : J)
+    for (std::int64_t t : {1, 2}) add("Beam/Cayley", BM_Rod<Cayley>, {}, n, t);
+  for (std::int64_t n : {std::int64_t{100}, std::int64_t{10000}}) add("Beam/Exp", BM_Rod<Exp>, {}, n, 1);
   for (std::int64_t n : {std::int64_t{1000}, std::int64_t{10000}})
     for (std::int64_t t : {1, 2}) {
-      benchmark::RegisterBenchmark("Beam/CayleyCommon", BM_Beam<Cayley, NoiseMode::common>)
-          ->Args({n, t})
-          ->Iterations(steps_for(n))
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark("Beam/CayleyIndependent", BM_Beam<Cayley, NoiseMode::independent>)
-          ->Args({n, t})
-          ->Iterations(steps_for(n))
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+      add("Beam/CayleyCommon", BM_Rod<Cayley>, {Variant::exact, NoiseMode::common, 0}, n, t);
+      add("Beam/CayleyIndependent", BM_Rod<Cayley>, {Variant::exact, NoiseMode::independent, 0}, n, t);
+      // issue 6: the approx variant, K = 4 spatial modes, Type-II with the constant-Theta potential
+      add("Beam/Approx", BM_Rod<Cayley>, {Variant::approx, NoiseMode::none, 0}, n, t);
+      add("Beam/ApproxIndependent", BM_Rod<Cayley>, {Variant::approx, NoiseMode::independent, 0}, n, t);
+      add("Beam/CayleyModes4", BM_Rod<Cayley>, {Variant::exact, NoiseMode::modes, 4}, n, t);
+      add("Beam/TypeIIIndependent", BM_Rod<Cayley, TypeIIConstant>, {Variant::exact, NoiseMode::independent, 0}, n,
+          t);
     }
   for (std::int64_t n : {std::int64_t{20}, std::int64_t{50}, std::int64_t{100}})
     for (std::int64_t t : {1, 2})

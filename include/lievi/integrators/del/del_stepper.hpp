@@ -35,6 +35,20 @@ struct DelOptions {
 /// Reciprocal condition number below which a matrix is treated as singular (~1000 eps).
 inline constexpr double singular_rcond = 1e-13;
 
+/// Whether an LU factorisation is (numerically) singular: rcond <= singular_rcond. The L1 condition estimate
+/// costs more than the whole solve of a small system, so it is only computed when the pivots are suspicious
+/// (smallest / largest |U_ii| below 1e-8); a well-spread pivot set is taken as regular. (A matrix with
+/// well-spread pivots and rcond < 1e-13 is possible in principle, e.g. Kahan's; Newton then reports the
+/// iteration limit instead of the singular-Jacobian message.)
+template <class LU>
+bool numerically_singular(const LU& lu) {
+  const auto piv = lu.matrixLU().diagonal().cwiseAbs();
+  const double lo = piv.minCoeff(), hi = piv.maxCoeff();
+  if (!(hi > 0.0)) return true;
+  if (lo > 1e-8 * hi) return false;
+  return !(lu.rcond() > singular_rcond);
+}
+
 inline constexpr const char* msg_degenerate =
     "degenerate Lagrangian: d2L/dqdot2 is singular at q_k, so the discrete Euler-Lagrange equation does not "
     "determine q_{k+1}; give L a kinetic term positive definite in qdot (a regular Lagrangian)";
@@ -56,7 +70,7 @@ StepResult del_step(const M& m, DelState<M::dim>& x, double h, const DelOptions&
   // Start guess: one Newton step on the Legendre transform from qdot = 0 (exact for L quadratic in qdot).
   const auto d0 = lagrangian_derivatives(m, x.q, Vec<n>::Zero());
   const Eigen::PartialPivLU<Mat<n>> lu0(d0.Lvv);
-  const bool regular = d0.Lvv.allFinite() && lu0.rcond() > singular_rcond;
+  const bool regular = d0.Lvv.allFinite() && !numerically_singular(lu0);
   if (opt.check_regularity && !regular) {
     res.converged = false;
     res.message = msg_degenerate;
@@ -80,7 +94,7 @@ StepResult del_step(const M& m, DelState<M::dim>& x, double h, const DelOptions&
       res.message = msg_nonfinite;
       return res;
     }
-    if (!(lu.rcond() > singular_rcond)) {
+    if (numerically_singular(lu)) {
       res.converged = false;
       res.residual = F.template lpNorm<Eigen::Infinity>();
       res.message = msg_singular;
@@ -95,8 +109,12 @@ StepResult del_step(const M& m, DelState<M::dim>& x, double h, const DelOptions&
       res.message = msg_nonfinite;
       return res;
     }
+    // The residual cannot be computed more accurately than the rounding of z allows: |J| |z| eps. For the
+    // position unknown q1 of midpoint/trapezoid, J ~ Lvv / h, so near rest (p0, Lv ~ 0) that term dominates
+    // the terms' size `scale` and the test must include it (else Newton stalls at ~|Lvv| eps |q| / h).
+    const double attainable = J.template lpNorm<Eigen::Infinity>() * z.template lpNorm<Eigen::Infinity>();
     if (dz.template lpNorm<Eigen::Infinity>() <= opt.newton.step_tol * (1.0 + z.template lpNorm<Eigen::Infinity>()) &&
-        res.residual <= opt.newton.residual_tol * scale) {
+        res.residual <= opt.newton.residual_tol * (scale + attainable)) {
       Vec<n> q1, p1;
       Method::advance(m, x.q, x.p, x.t, h, z, q1, p1);
       x.q = q1;

@@ -9,13 +9,15 @@
 ///   template <class S> S V(const Eigen::Matrix<S, dim, 1>& q) const;       // total Lagrangian L - V
 ///   template <class S> Eigen::Matrix<S, dim, 1> f(q, qdot, double t) const; // non-conservative force
 ///   LagrangianDerivatives<dim> derivatives(q, qdot) const;                 // analytic, of the total L - V
-/// The scalar S is double or a (nested) `Dual`; write L with generic code (`using std::sin;` then `sin(x)`,
-/// and `S(c)` / plain doubles for constants). Derivatives: nested duals with 2n tangents on (q, qdot).
+/// The scalar S is double, a `Jet2` or a (nested) `Dual`; write L with generic code (`using std::sin;` then
+/// `sin(x)`, and `S(c)` / plain doubles for constants). Derivatives of L: one evaluation with the second-order
+/// jet Jet2<2n> on (q, qdot) (jet.hpp); of forces: first-order duals Dual<double, 2n>.
 #include <Eigen/Core>
 #include <Eigen/LU>
 #include <concepts>
 
 #include "lievi/integrators/del/dual.hpp"
+#include "lievi/integrators/del/jet.hpp"
 
 namespace lievi::integrators::del {
 
@@ -74,8 +76,8 @@ concept LagrangianModel =
       { m.L(q, q) } -> std::convertible_to<double>;
     } &&
     (HasAnalyticDerivatives<M> ||
-     requires(const M& m, const Eigen::Matrix<Dual2<M::dim>, M::dim, 1>& q) {
-       { m.L(q, q) } -> std::convertible_to<Dual2<M::dim>>;
+     requires(const M& m, const Eigen::Matrix<Jet2<2 * M::dim>, M::dim, 1>& q) {
+       { m.L(q, q) } -> std::convertible_to<Jet2<2 * M::dim>>;
      });
 
 /// The total Lagrangian L(q, qdot) - V(q) at any scalar S.
@@ -88,38 +90,48 @@ S total_lagrangian(const M& m, const Eigen::Matrix<S, M::dim, 1>& q, const Eigen
 }
 
 /// Value, first and second derivatives of the total Lagrangian at (q, qdot): the model's analytic
-/// `derivatives` if it has one, else one evaluation with Dual<Dual<double, 2n>, 2n>.
+/// `derivatives` if it has one, else one evaluation with the second-order jet Jet2<2n> (jet.hpp).
 template <LagrangianModel M>
 LagrangianDerivatives<M::dim> lagrangian_derivatives(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& v) {
   constexpr int n = M::dim;
   if constexpr (HasAnalyticDerivatives<M>) {
     return m.derivatives(q, v);
   } else {
-    Vec<2 * n> z;
-    z << q, v;
-    const auto s = seed_second<2 * n>(z);
-    const Eigen::Matrix<Dual2<n>, n, 1> qd = s.template head<n>(), vd = s.template tail<n>();
-    const Dual2<n> y = total_lagrangian(m, qd, vd);
-    LagrangianDerivatives<n> r;
-    r.L = y.v.v;
+    // Seeds in place: q_i is variable i, qdot_i variable n + i (gradient e, zero Hessian).
+    Eigen::Matrix<Jet2<2 * n>, n, 1> qd, vd;
+    LIEVI_JET_UNROLL
     for (int i = 0; i < n; ++i) {
-      r.Lq(i) = y.v.d[i];
-      r.Lv(i) = y.v.d[n + i];
+      qd(i).v = q(i);
+      qd(i).g[static_cast<std::size_t>(i)] = 1.0;
+      vd(i).v = v(i);
+      vd(i).g[static_cast<std::size_t>(n + i)] = 1.0;
+    }
+    const Jet2<2 * n> y = total_lagrangian(m, qd, vd);
+    LagrangianDerivatives<n> r;
+    r.L = y.v;
+    LIEVI_JET_UNROLL
+    for (int i = 0; i < n; ++i) {
+      r.Lq(i) = y.g[i];
+      r.Lv(i) = y.g[n + i];
+      LIEVI_JET_UNROLL
       for (int j = 0; j < n; ++j) {
-        r.Lqq(i, j) = y.d[i].d[j];
-        r.Lqv(i, j) = y.d[i].d[n + j];
-        r.Lvv(i, j) = y.d[n + i].d[n + j];
+        r.Lqq(i, j) = y.hessian(i, j);
+        r.Lqv(i, j) = y.hessian(i, n + j);
+        r.Lvv(i, j) = y.hessian(n + i, n + j);
       }
     }
     return r;
   }
 }
 
-/// The force f(q, qdot, t) (zero for a model without one).
+/// The force f(q, qdot, t): the model's `f`, else the `.f` of its analytic `force_derivatives` (a model may give
+/// only that), else zero.
 template <LagrangianModel M>
 Vec<M::dim> force(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& v, double t) {
   if constexpr (HasForce<M>)
     return m.f(q, v, t);
+  else if constexpr (HasAnalyticForceDerivatives<M>)
+    return m.force_derivatives(q, v, t).f;
   else
     return Vec<M::dim>::Zero();
 }
