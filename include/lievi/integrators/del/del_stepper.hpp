@@ -112,7 +112,7 @@ StepResult del_step(const M& m, DelState<M::dim>& x, double h, const DelOptions&
     // The residual cannot be computed more accurately than the rounding of z allows: |J| |z| eps. For the
     // position unknown q1 of midpoint/trapezoid, J ~ Lvv / h, so near rest (p0, Lv ~ 0) that term dominates
     // the terms' size `scale` and the test must include it (else Newton stalls at ~|Lvv| eps |q| / h).
-    const double attainable = J.template lpNorm<Eigen::Infinity>() * z.template lpNorm<Eigen::Infinity>();
+    const double attainable = J.cwiseAbs().rowwise().sum().maxCoeff() * z.template lpNorm<Eigen::Infinity>();
     if (dz.template lpNorm<Eigen::Infinity>() <= opt.newton.step_tol * (1.0 + z.template lpNorm<Eigen::Infinity>()) &&
         res.residual <= opt.newton.residual_tol * (scale + attainable)) {
       Vec<n> q1, p1;
