@@ -1,11 +1,18 @@
 #!/usr/bin/python3
-"""Plots of a lievi rigid-body run folder (docs/outputs.md).
+"""Plots of a lievi rigid-body or lagrangian run folder (docs/outputs.md).
 
-Usage: lievi_plot.py RUN_DIR [--title TEXT]
+Usage: lievi_plot.py RUN_DIR [--title TEXT] [--model lagrangian --system NAME [--lengths l1,l2]]
 
 Reads RUN_DIR/series.csv (columns t,M1,M2,M3,energy,casimir,qw,qx,qy,qz) and writes
   casimir_energy.png  relative Casimir drift (C - C0)/C0, C = |M|^2, and energy H = 1/2 M.I^-1 M vs time;
   trajectory.png      M_k on its sphere |M| = |M0| in 3D with a faint wireframe, as seed 002's Figure 1.
+With --model lagrangian it reads the columns t,q1..qn,v1..vn,p1..pn,energy,energy_error[,momentum][,constraint]
+and writes
+  energy_error.png    |energy_error| (relative to E0, absolute when E0 = 0) vs time on a log scale, with the
+                      momentum-map drift |J - J0| and the constraint |g| when present;
+  phase.png           phase portraits q_i vs p_i;
+  trajectory.png      kepler: the orbit (q1, q2); double_pendulum: both bobs in the plane (--lengths l1,l2);
+                      spherical_pendulum: the top view (q1, q2).
 Matplotlib with the Agg backend (no display needed). Exit status 0 on success.
 """
 import argparse
@@ -91,11 +98,89 @@ def plot_trajectory(c, out, title):
     plt.close(fig)
 
 
+def read_columns(path):
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    if data.shape[0] == 0:
+        raise SystemExit("series.csv has no rows")
+    return {name: data[:, i] for i, name in enumerate(header)}
+
+
+def lagrangian_plots(run_dir, title, system, lengths):
+    c = read_columns(os.path.join(run_dir, "series.csv"))
+    n = sum(1 for k in c if k.startswith("q") and k[1:].isdigit())
+    i = thin(len(c["t"]))
+    t = c["t"][i]
+    floor = 1e-17  # exact zeros (and values below round-off) are drawn at this floor
+
+    def lg(x):
+        return np.maximum(np.abs(x), floor)
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.5), constrained_layout=True)
+    ax.semilogy(t, lg(c["energy_error"][i]), lw=0.9, color="tab:red", label="|energy error|")
+    if "momentum" in c:
+        ax.semilogy(t, lg(c["momentum"][i] - c["momentum"][0]), lw=0.9, color="tab:blue",
+                    label="|J - J0| (momentum map)")
+    if "constraint" in c:
+        ax.semilogy(t, lg(c["constraint"][i]), lw=0.9, color="tab:green", label="|g(q)| (constraint)")
+    ax.set_ylim(bottom=0.5 * floor)
+    ax.set_xlabel("t")
+    ax.set_ylabel("error (values below 1e-17 drawn at 1e-17)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=9)
+    ax.set_title("invariants" + (f" — {title}" if title else ""), fontsize=10)
+    fig.savefig(os.path.join(run_dir, "energy_error.png"), dpi=120)
+    plt.close(fig)
+
+    fig, axes = plt.subplots(1, n, figsize=(4.0 * n, 4.0), constrained_layout=True, squeeze=False)
+    for k in range(n):
+        a = axes[0][k]
+        a.plot(c[f"q{k + 1}"][i], c[f"p{k + 1}"][i], lw=0.7, color="tab:blue")
+        a.set_xlabel(f"q{k + 1}")
+        a.set_ylabel(f"p{k + 1}")
+        a.grid(alpha=0.3)
+    fig.suptitle("phase portraits" + (f" — {title}" if title else ""), fontsize=10)
+    fig.savefig(os.path.join(run_dir, "phase.png"), dpi=120)
+    plt.close(fig)
+
+    if system in ("kepler", "double_pendulum", "spherical_pendulum"):
+        fig, ax = plt.subplots(figsize=(6.0, 6.0), constrained_layout=True)
+        if system == "double_pendulum":
+            l1, l2 = (lengths + [1.0, 1.0])[:2]
+            x1, y1 = l1 * np.sin(c["q1"][i]), -l1 * np.cos(c["q1"][i])
+            x2, y2 = x1 + l2 * np.sin(c["q2"][i]), y1 - l2 * np.cos(c["q2"][i])
+            ax.plot(x1, y1, lw=0.6, color="tab:blue", label="bob 1")
+            ax.plot(x2, y2, lw=0.6, color="tab:orange", label="bob 2")
+            ax.plot([0, x1[0], x2[0]], [0, y1[0], y2[0]], "k-o", ms=3, lw=1.0, label="start")
+            ax.set_xlabel("x")
+            ax.set_ylabel("y")
+        else:
+            ax.plot(c["q1"][i], c["q2"][i], lw=0.7, color="tab:blue", label="q(t)")
+            ax.plot([0.0], [0.0], "k+", ms=8, label="centre" if system == "kepler" else "pivot")
+            ax.set_xlabel("q1")
+            ax.set_ylabel("q2")
+        ax.set_aspect("equal", adjustable="datalim")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=9)
+        what = {"kepler": "orbit", "double_pendulum": "trajectory", "spherical_pendulum": "top view"}[system]
+        ax.set_title(what + (f" — {title}" if title else ""), fontsize=10)
+        fig.savefig(os.path.join(run_dir, "trajectory.png"), dpi=120)
+        plt.close(fig)
+    return 0
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("run_dir")
     p.add_argument("--title", default="")
+    p.add_argument("--model", default="rigid_body")
+    p.add_argument("--system", default="")
+    p.add_argument("--lengths", default="")
     a = p.parse_args(argv)
+    if a.model == "lagrangian":
+        lengths = [float(x) for x in a.lengths.split(",") if x]
+        return lagrangian_plots(a.run_dir, a.title, a.system, lengths)
     c = read_series(os.path.join(a.run_dir, "series.csv"))
     plot_casimir_energy(c, os.path.join(a.run_dir, "casimir_energy.png"), a.title)
     plot_trajectory(c, os.path.join(a.run_dir, "trajectory.png"), a.title)

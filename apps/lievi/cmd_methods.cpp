@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
+#include "lievi/io/mechanics_scenario.hpp"
 
 namespace lievi::cli {
 
@@ -31,6 +32,14 @@ int methods_command() {
   std::printf("%-16s %5d  %-8s  %-9s  %-10s  %s\n", "type-ii", 2, "no", "-", "yes",
               "stochastic potential Phi = <mu, Theta> (discrete Hamilton-Pontryagin): the general-potential code "
               "path; the same scheme as type-i");
+  // Lagrangian systems (model.type = "lagrangian"): the discrete mechanics toolkit (integrators/del).
+  std::printf("\nlagrangian methods (model.type = \"lagrangian\"; constraints: SHAKE/RATTLE for the "
+              "spherical pendulum):\n");
+  std::printf("%-18s %5s  %-8s  %-11s  %-11s  %s\n", "id", "order", "implicit", "symplectic", "constraints",
+              "summary");
+  for (const auto& m : io::mechanics_methods())
+    std::printf("%-18s %5d  %-8s  %-11s  %-11s  %s\n", m.id, m.order, yes(m.is_implicit), yes(m.symplectic),
+                yes(m.constraints), m.summary);
   return static_cast<int>(ExitCode::ok);
 }
 

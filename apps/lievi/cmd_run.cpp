@@ -7,6 +7,7 @@
 #include "lievi/io/scenario.hpp"
 #include "lievi/io/wave_scenario.hpp"
 #include "lievi/run/beam_run.hpp"
+#include "lievi/run/mechanics_run.hpp"
 #include "lievi/run/rigid_body_run.hpp"
 #include "lievi/run/wave_run.hpp"
 
@@ -89,6 +90,24 @@ int run_beam(const RunArgs& a, const io::BeamScenario& s) {
   return static_cast<int>(ExitCode::ok);
 }
 
+int run_mechanics(const RunArgs& a, const io::MechanicsScenario& s) {
+  if (a.paths != 0) {
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(a.paths) +
+                               " not allowed: the lagrangian model has no noise, so there is nothing to sample");
+  }
+  const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
+  run::RunOptions o;
+  o.force = a.force;
+  const run::MechanicsRunResult r = run::run_mechanics(s, out, o);
+  for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
+  if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
+  std::printf("%s: %lld steps of %s on %s (n = %d) to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps,
+              s.method.c_str(), s.system.c_str(), s.dim(), io::format_number(r.t_final).c_str(), r.total_s,
+              r.out_dir.c_str());
+  return static_cast<int>(ExitCode::ok);
+}
+
 }  // namespace
 
 int run_command(const RunArgs& a) {
@@ -96,6 +115,7 @@ int run_command(const RunArgs& a) {
     const io::AnyScenario any = io::load_any_scenario(a.file, a.set);
     if (const auto* rb = std::get_if<io::RigidBodyScenario>(&any)) return run_rigid_body(a, *rb);
     if (const auto* beam = std::get_if<io::BeamScenario>(&any)) return run_beam(a, *beam);
+    if (const auto* mech = std::get_if<io::MechanicsScenario>(&any)) return run_mechanics(a, *mech);
     return run_wave(a, std::get<io::WaveScenario>(any));
   } catch (const invalid_argument& e) {
     return report(e);

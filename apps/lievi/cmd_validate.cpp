@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "lievi/io/wave_scenario.hpp"
 #include "lievi/run/beam_run.hpp"
+#include "lievi/run/mechanics_run.hpp"
 #include "lievi/run/rigid_body_run.hpp"
 #include "lievi/run/wave_run.hpp"
 
@@ -32,6 +33,9 @@ int validate_command(const ValidateArgs& a) {
     } else if (const auto* w = std::get_if<io::WaveScenario>(&any)) {
       run::check_wave(*w);  // the CFL limit, as `run` checks it
       std::fputs(io::to_toml(*w).c_str(), stdout);
+    } else if (const auto* m = std::get_if<io::MechanicsScenario>(&any)) {
+      run::check_mechanics(*m);  // the constraint projection of the start, as `run` does it
+      std::fputs(io::to_toml(*m).c_str(), stdout);
     } else {
       const auto& b = std::get<io::BeamScenario>(any);
       run::check_beam(b);  // the a-priori stability bound, as `run` checks it

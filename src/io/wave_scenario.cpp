@@ -16,6 +16,11 @@
 #include "scenario_reader.hpp"
 
 namespace lievi::io {
+namespace detail {
+/// The lagrangian resolver on a parsed document (mechanics_scenario.cpp).
+MechanicsScenario resolve_mechanics_document(const RawValue& root, const std::string& file, const std::string& name,
+                                             const std::string& source, const std::vector<std::string>& overrides);
+}  // namespace detail
 namespace {
 
 using detail::join;
@@ -581,13 +586,14 @@ std::string to_toml(const WaveScenario& s) {
 // -------------------------------------------------------------------------------------------------------------
 
 std::vector<std::string> model_types() {
-  return {"rigid_body", "wave", "beam"};
+  return {"rigid_body", "wave", "beam", "lagrangian"};
 }
 
 const std::vector<SchemaEntry>& schema_of(const std::string& model_type) {
   if (model_type == "rigid_body") return rigid_body_schema();
   if (model_type == "wave") return wave_schema();
   if (model_type == "beam") return beam_schema();
+  if (model_type == "lagrangian") return mechanics_schema();
   throw invalid_argument("", "",
                          "unknown model type \"" + model_type + "\"; allowed: " + join(model_types()));
 }
@@ -613,6 +619,8 @@ AnyScenario parse_any_impl(const std::string& text, const std::string& file, con
     return resolve_wave(root, file, name, source, overrides);
   if (type->value.kind == RawValue::Kind::string && type->value.s == "beam")
     return detail::resolve_beam_document(root, file, name, source, overrides);
+  if (type->value.kind == RawValue::Kind::string && type->value.s == "lagrangian")
+    return detail::resolve_mechanics_document(root, file, name, source, overrides);
   throw invalid_argument(type->origin, "model.type",
                          "value " + type->value.text() + " is not a model type; allowed: " + allowed);
 }

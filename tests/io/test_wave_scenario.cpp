@@ -554,7 +554,7 @@ TEST(WaveScenario, AnyScenarioDispatchesOnModelType) {
 }
 
 TEST(WaveScenario, SchemaListsEveryKeyOnce) {
-  EXPECT_EQ(lievi::io::model_types(), (std::vector<std::string>{"rigid_body", "wave", "beam"}));
+  EXPECT_EQ(lievi::io::model_types(), (std::vector<std::string>{"rigid_body", "wave", "beam", "lagrangian"}));
   std::vector<std::string> keys;
   for (const auto& e : lievi::io::schema_of("wave")) {
     EXPECT_FALSE(e.doc.empty()) << e.key;

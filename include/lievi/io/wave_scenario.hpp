@@ -1,7 +1,8 @@
 #pragma once
 /// @file lievi/io/wave_scenario.hpp
 /// @brief The field scenario of the (stochastic) wave equation, `model.type = "wave"`, and the dispatch of a
-/// scenario file on its `model.type` (rigid_body, wave, beam: io/beam_scenario.hpp).
+/// scenario file on its `model.type` (rigid_body, wave, beam: io/beam_scenario.hpp, lagrangian:
+/// io/mechanics_scenario.hpp).
 ///
 /// One schema style with the rigid body's (io/scenario.hpp): the same TOML reading, `--set` conversion, all
 /// issues of a file reported together, `lievi validate` printout and docs/scenarios.md key table. Keys follow
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "lievi/io/beam_scenario.hpp"
+#include "lievi/io/mechanics_scenario.hpp"
 #include "lievi/io/scenario.hpp"
 
 namespace lievi::io {
@@ -110,7 +112,7 @@ struct WaveScenario {
 
 /// Any scenario: dispatched on `model.type` (also after `--set model.type=...`). A missing or unknown
 /// model.type is one issue listing the model types; otherwise the model's own reader gives its messages.
-using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario>;
+using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario, MechanicsScenario>;
 [[nodiscard]] AnyScenario load_any_scenario(const std::filesystem::path& path,
                                             const std::vector<std::string>& overrides = {});
 [[nodiscard]] AnyScenario parse_any_scenario(const std::string& toml_text, const std::string& file_label,
@@ -118,7 +120,7 @@ using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario>;
                                              const std::vector<std::string>& overrides = {});
 
 /// The model types and their schemas, for `lievi schema [TYPE]` and docs/scenarios.md.
-[[nodiscard]] std::vector<std::string> model_types();  ///< {"rigid_body", "wave", "beam"}
+[[nodiscard]] std::vector<std::string> model_types();  ///< {"rigid_body", "wave", "beam", "lagrangian"}
 [[nodiscard]] const std::vector<SchemaEntry>& schema_of(const std::string& model_type);
 [[nodiscard]] std::string schema_markdown(const std::string& model_type);
 

@@ -1,0 +1,415 @@
+/// @file src/run/mechanics_run.cpp
+/// @brief The lagrangian run pipeline: the catalogue system from the scenario, the step loop (DEL methods,
+/// SHAKE/RATTLE for the constrained system, or the RK4 comparator), series.csv, summary.json, plots.
+#include "lievi/run/mechanics_run.hpp"
+
+#include <Eigen/LU>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <variant>
+
+#include "field_summary.hpp"
+#include "lievi/core/error.hpp"
+#include "lievi/integrators/del/constraints.hpp"
+#include "lievi/integrators/del/del_stepper.hpp"
+#include "lievi/integrators/del/discrete_lagrangian.hpp"
+#include "lievi/io/output_dir.hpp"
+#include "lievi/io/table_csv.hpp"
+#include "lievi/models/mechanics.hpp"
+#include "lievi/run/plots.hpp"
+#include "lievi/run/progress.hpp"
+#include "lievi/version.hpp"
+
+namespace lievi::run {
+namespace {
+
+namespace fs = std::filesystem;
+namespace del = integrators::del;
+namespace mech = models::mechanics;
+using Clock = std::chrono::steady_clock;
+using Row = std::vector<double>;
+using Sink = std::function<void(const Row&)>;
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string file_of(const io::MechanicsScenario& s) { return s.source.empty() ? s.name : s.source; }
+
+template <int n>
+del::Vec<n> to_vec(const std::vector<double>& x) {
+  del::Vec<n> v = del::Vec<n>::Zero();
+  for (int i = 0; i < n && i < static_cast<int>(x.size()); ++i) v(i) = x[static_cast<std::size_t>(i)];
+  return v;
+}
+
+template <int n>
+std::vector<double> to_std(const del::Vec<n>& v) {
+  return std::vector<double>(v.data(), v.data() + n);
+}
+
+/// Call f with the catalogue model of the scenario's system.
+template <class F>
+auto with_system(const io::MechanicsScenario& s, F&& f) {
+  if (s.system == "pendulum") return f(mech::Pendulum{s.mass, s.length, s.gravity});
+  if (s.system == "double_pendulum")
+    return f(mech::DoublePendulum{s.masses[0], s.masses[1], s.lengths[0], s.lengths[1], s.gravity});
+  if (s.system == "kepler") return f(mech::Kepler{s.mass, s.mu});
+  if (s.system == "spherical_pendulum") return f(mech::SphericalPendulum{s.mass, s.length, s.gravity});
+  return f(mech::Oscillator{s.mass, s.stiffness, s.damping, s.force_amplitude, s.force_frequency});
+}
+
+std::string vector_text(const std::vector<double>& v) {
+  std::string t = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + io::format_number(v[i]);
+  return t + "]";
+}
+
+enum class Method { midpoint, trapezoid, lobatto, rk4 };
+
+Method method_of(const std::string& id) {
+  if (id == "trapezoid") return Method::trapezoid;
+  if (id == "lobatto-iiia-iiib") return Method::lobatto;
+  if (id == "rk4") return Method::rk4;
+  return Method::midpoint;
+}
+
+int order_of(const std::string& id) {
+  for (const auto& m : io::mechanics_methods())
+    if (id == m.id) return m.order;
+  return 0;
+}
+
+/// qddot = Lvv^-1 (Lq + f - Lqv^T qdot): the Euler-Lagrange ODE of the same L; false if Lvv is singular.
+template <class M>
+bool acceleration(const M& m, const del::Vec<M::dim>& q, const del::Vec<M::dim>& v, double t, del::Vec<M::dim>& a) {
+  const auto d = del::lagrangian_derivatives(m, q, v);
+  const del::Vec<M::dim> rhs = d.Lq + del::force(m, q, v, t) - d.Lqv.transpose() * v;
+  const Eigen::PartialPivLU<del::Mat<M::dim>> lu(d.Lvv);
+  if (!d.Lvv.allFinite() || !(lu.rcond() > del::singular_rcond)) return false;
+  a = lu.solve(rhs);
+  return a.allFinite();
+}
+
+/// One classical RK4 step of (q, v) from t; false on a singular Lvv or non-finite values.
+template <class M>
+bool rk4_step(const M& m, del::Vec<M::dim>& q, del::Vec<M::dim>& v, double t, double h) {
+  using V = del::Vec<M::dim>;
+  V a1, a2, a3, a4;
+  if (!acceleration(m, q, v, t, a1)) return false;
+  const V q2 = q + 0.5 * h * v, v2 = v + 0.5 * h * a1;
+  if (!acceleration(m, q2, v2, t + 0.5 * h, a2)) return false;
+  const V q3 = q + 0.5 * h * v2, v3 = v + 0.5 * h * a2;
+  if (!acceleration(m, q3, v3, t + 0.5 * h, a3)) return false;
+  const V q4 = q + h * v3, v4 = v + h * a3;
+  if (!acceleration(m, q4, v4, t + h, a4)) return false;
+  q += (h / 6.0) * (v + 2.0 * v2 + 2.0 * v3 + v4);
+  v += (h / 6.0) * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
+  return q.allFinite() && v.allFinite();
+}
+
+inline constexpr const char* msg_rk4 =
+    "RK4 step failed: d2L/dqdot2 singular or a non-finite value in the Euler-Lagrange ODE";
+inline constexpr const char* msg_inverse_legendre =
+    "inverse Legendre transform v = (dL/dqdot)^-1(q_k, p_k) did not converge (d2L/dqdot2 singular or a non-finite "
+    "momentum)";
+
+std::string hint_of(const io::MechanicsScenario& s) {
+  std::string h = "the step failed at dt = " + io::format_number(s.dt) + "; try a smaller integrator.dt, e.g. " +
+                  io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)";
+  if (s.method != "rk4")
+    h += ", or raise integrator.max_iterations (now " + std::to_string(s.max_iterations) + ")";
+  if (s.constrained()) h += "; integrator.drift_tol is " + io::format_number(s.drift_tol);
+  return h;
+}
+
+/// Project the constrained system's start (throws invalid_argument on failure); notes how far it moved.
+template <class M>
+void project_start(const io::MechanicsScenario& s, const M& m, del::Vec<M::dim>& q, del::Vec<M::dim>& v,
+                   std::vector<std::string>* notes) {
+  if constexpr (del::ConstrainedModel<M>) {
+    const del::Vec<M::dim> q_in = q, v_in = v;
+    if (!del::project_initial(m, q, v))
+      throw invalid_argument(file_of(s), "initial.q",
+                             "value " + vector_text(s.q0) +
+                                 " cannot be projected onto the constraint |q| = model.length (Gauss-Newton did "
+                                 "not converge); give a start near the sphere");
+    const double dq = (q - q_in).template lpNorm<Eigen::Infinity>(), dv = (v - v_in).template lpNorm<Eigen::Infinity>();
+    if (notes && (dq > 1e-14 * (1.0 + q.template lpNorm<Eigen::Infinity>()) ||
+                  dv > 1e-14 * (1.0 + v.template lpNorm<Eigen::Infinity>())))
+      notes->push_back("the start was projected onto the constraint: initial.q moved by " + io::format_number(dq) +
+                       " and initial.qdot by " + io::format_number(dv) + " (max-norm); the series starts at q = " +
+                       vector_text(to_std<M::dim>(q)) + ", qdot = " + vector_text(to_std<M::dim>(v)));
+  } else {
+    (void)s, (void)m, (void)q, (void)v, (void)notes;
+  }
+}
+
+template <class M>
+MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, const Sink& sink, Progress progress) {
+  constexpr int n = M::dim;
+  constexpr bool constrained = del::ConstrainedModel<M>;
+  constexpr bool symmetric = mech::HasSymmetry<M>;
+  using V = del::Vec<n>;
+  MechanicsRunResult r;
+  V q = to_vec<n>(s.q0), v = to_vec<n>(s.qdot0);
+  project_start(s, m, q, v, &r.notes);
+  r.q_start = to_std<n>(q);
+  r.qdot_start = to_std<n>(v);
+
+  del::DelState<n> x;
+  x.q = q;
+  x.p = del::legendre(m, q, v);
+  x.t = 0.0;
+  const double E0 = del::energy(m, q, v);
+  const double escale = E0 != 0.0 ? std::abs(E0) : 1.0;
+  double J0 = 0.0;
+  if constexpr (symmetric) J0 = x.p.dot(m.xi_Q(x.q));
+  r.energy_initial = E0;
+  double emax = 0.0, jmax = 0.0, gmax = 0.0, hmax = 0.0;
+  Row row;
+  auto level = [&](double t, int iterations, bool write) {
+    const double E = del::energy(m, x.q, v), err = (E - E0) / escale;
+    emax = std::max(emax, std::abs(err));
+    double J = nan, g = nan;
+    if constexpr (symmetric) {
+      J = x.p.dot(m.xi_Q(x.q));
+      jmax = std::max(jmax, std::abs(J - J0));
+    }
+    if constexpr (constrained) {
+      g = del::constraint_residual(m, x.q);
+      gmax = std::max(gmax, g);
+      const auto G = del::constraint_jacobian(m, x.q, static_cast<Eigen::Matrix<double, M::n_constraints, 1>*>(nullptr));
+      hmax = std::max(hmax, (G * v).template lpNorm<Eigen::Infinity>());
+    }
+    r.energy_final = E;
+    if (!write) return;
+    row.clear();
+    row.push_back(t);
+    for (int i = 0; i < n; ++i) row.push_back(x.q(i));
+    for (int i = 0; i < n; ++i) row.push_back(v(i));
+    for (int i = 0; i < n; ++i) row.push_back(x.p(i));
+    row.push_back(E);
+    row.push_back(err);
+    if constexpr (symmetric) row.push_back(J);
+    if constexpr (constrained) row.push_back(g);
+    row.push_back(static_cast<double>(iterations));
+    sink(row);
+    ++r.rows;
+  };
+
+  del::DelOptions dopt;
+  dopt.newton.residual_tol = s.newton_tol;
+  dopt.newton.max_iterations = static_cast<int>(s.max_iterations);
+  del::ConstraintOptions copt;
+  copt.del = dopt;
+  copt.projection = s.constraints == "shake" ? del::Projection::shake : del::Projection::rattle;
+  copt.drift_tol = s.drift_tol;
+  const Method method = method_of(s.method);
+  const double h = s.dt;
+  const long long N = s.steps;
+
+  ProgressLine line(N, s.t_end, progress == Progress::automatic);
+  const auto t0 = Clock::now();
+  level(0.0, 0, true);
+  long long last_output = 0;
+  int last_iterations = 0;
+  long long k = 1;
+  for (; k <= N; ++k) {
+    const del::DelState<n> x_prev = x;
+    const V v_prev = v;
+    x.t = s.time_at(k - 1);
+    StepResult res;
+    if (method == Method::rk4) {
+      V qq = x.q;
+      if (rk4_step(m, qq, v, x.t, h)) {
+        x.q = qq;
+        x.p = del::legendre(m, x.q, v);
+        x.t += h;
+      } else {
+        res.converged = false;
+        res.message = msg_rk4;
+      }
+    } else if constexpr (constrained) {
+      res = method == Method::trapezoid ? del::constrained_step<del::Trapezoid>(m, x, h, copt)
+                                        : del::constrained_step<del::Midpoint>(m, x, h, copt);
+    } else {
+      res = method == Method::trapezoid ? del::del_step<del::Trapezoid>(m, x, h, dopt)
+            : method == Method::lobatto ? del::del_step<del::LobattoIIIAIIIB>(m, x, h, dopt)
+                                        : del::del_step<del::Midpoint>(m, x, h, dopt);
+    }
+    r.newton.total += res.iterations;
+    r.newton.max = std::max(r.newton.max, res.iterations);
+    const char* message = nullptr;
+    if (!res.converged)
+      message = res.message && *res.message ? res.message : "the step did not converge";
+    else if (!x.q.allFinite() || !x.p.allFinite())
+      message = "non-finite state after the step";
+    else if (method != Method::rk4 && !del::velocity_from_momentum(m, x.q, x.p, v))
+      message = msg_inverse_legendre;
+    if (message) {
+      RunFailure f;
+      f.step = k;
+      f.t = s.time_at(k - 1);
+      f.residual = res.residual;
+      f.message = message;
+      f.hint = hint_of(s);
+      r.failure = f;
+      x = x_prev;
+      v = v_prev;
+      break;
+    }
+    x.t = s.time_at(k);
+    last_iterations = res.iterations;
+    const bool out = k % s.every == 0 || k == N;
+    level(x.t, res.iterations, out);
+    if (out) last_output = k;
+    line.update(k, x.t);
+  }
+  r.steps = k - 1;
+  r.complete = !r.failure.has_value();
+  r.t_final = s.time_at(r.steps);
+  if (!r.complete && last_output != r.steps) {
+    x.t = r.t_final;
+    level(r.t_final, last_iterations, true);  // the last good level as the final row
+  }
+  r.integrate_s = seconds(Clock::now() - t0);
+  line.finish();
+  r.newton.mean = r.steps > 0 ? static_cast<double>(r.newton.total) / static_cast<double>(r.steps) : 0.0;
+  r.q_final = to_std<n>(x.q);
+  r.v_final = to_std<n>(v);
+  r.p_final = to_std<n>(x.p);
+  r.diagnostics.emplace_back("energy_initial", E0);
+  r.diagnostics.emplace_back("energy_max_rel_error", emax);
+  if constexpr (symmetric) {
+    r.diagnostics.emplace_back("momentum_initial", J0);
+    r.diagnostics.emplace_back("momentum_max_drift", jmax);
+  }
+  if constexpr (constrained) {
+    r.diagnostics.emplace_back("constraint_max", gmax);
+    r.diagnostics.emplace_back("hidden_constraint_max", hmax);
+  }
+  if (E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
+  if (s.system == "oscillator" && (s.damping != 0.0 || s.force_amplitude != 0.0))
+    r.notes.emplace_back("the oscillator is damped or forced: energy_error is the physical energy change, not an "
+                         "integration error");
+  return r;
+}
+
+std::vector<double> lengths_of(const io::MechanicsScenario& s) {
+  return s.system == "double_pendulum" ? s.lengths : std::vector<double>{s.length};
+}
+
+void write_summary(const fs::path& path, const io::MechanicsScenario& s, const MechanicsRunResult& r) {
+  using detail::json;
+  const auto fin = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
+  const auto arr = [&](const std::vector<double>& v) {
+    json a = json::array();
+    for (double x : v) a.push_back(fin(x));
+    return a;
+  };
+  json j;
+  j["status"] = r.complete ? "complete" : "incomplete";
+  if (r.failure) {
+    const auto& f = *r.failure;
+    j["failure"] = {{"step", f.step}, {"t", f.t}, {"residual", fin(f.residual)}, {"message", f.message}, {"hint", f.hint}};
+  }
+  json sc = json::object();
+  for (const auto& e : io::resolved_entries(s)) {
+    const auto dot = e.key.find('.');
+    sc[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
+  }
+  j["scenario"] = sc;
+  j["scenario_name"] = s.name;
+  j["system"] = s.system;
+  j["dim"] = s.dim();
+  const auto methods = io::mechanics_methods();
+  bool symplectic = false, implicit = false;
+  for (const auto& m : methods)
+    if (s.method == m.id) symplectic = m.symplectic, implicit = m.is_implicit;
+  j["method"] = {{"id", s.method}, {"order", order_of(s.method)}, {"variational", symplectic}, {"implicit", implicit}};
+  if (s.constrained()) j["method"]["constraints"] = s.constraints;
+  j["steps"] = r.steps;
+  j["steps_planned"] = s.steps;
+  j["rows"] = r.rows;
+  j["timing"] = {{"integrate_s", r.integrate_s}, {"total_s", r.total_s}};
+  j["start"] = {{"q", arr(r.q_start)}, {"qdot", arr(r.qdot_start)}};
+  j["final"] = {{"t", r.t_final}, {"q", arr(r.q_final)}, {"v", arr(r.v_final)}, {"p", arr(r.p_final)},
+                {"energy", fin(r.energy_final)}};
+  json d = json::object();
+  for (const auto& [key, value] : r.diagnostics) d[key] = fin(value);
+  j["diagnostics"] = d;
+  j["newton"] = {{"max", r.newton.max}, {"mean", r.newton.mean}, {"total", r.newton.total}};
+  j["notes"] = r.notes;
+  j["version"] = lievi::version;
+  detail::write_json(path, j);
+}
+
+}  // namespace
+
+std::vector<std::string> mechanics_series_columns(const io::MechanicsScenario& s) {
+  const int n = s.dim();
+  std::vector<std::string> c = {"t"};
+  for (const char* x : {"q", "v", "p"})
+    for (int i = 1; i <= n; ++i) c.push_back(x + std::to_string(i));
+  c.insert(c.end(), {"energy", "energy_error"});
+  if (s.has_momentum_map()) c.emplace_back("momentum");
+  if (s.constrained()) c.emplace_back("constraint");
+  c.emplace_back("newton");
+  return c;
+}
+
+void check_mechanics(const io::MechanicsScenario& s) {
+  with_system(s, [&](const auto& m) {
+    using M = std::decay_t<decltype(m)>;
+    auto q = to_vec<M::dim>(s.q0);
+    auto v = to_vec<M::dim>(s.qdot0);
+    project_start(s, m, q, v, nullptr);
+    return 0;
+  });
+}
+
+MechanicsRunResult integrate_mechanics(const io::MechanicsScenario& s, std::vector<std::vector<double>>* rows,
+                                       Progress progress) {
+  const Sink sink = [&](const Row& row) {
+    if (rows) rows->push_back(row);
+  };
+  MechanicsRunResult r = with_system(s, [&](const auto& m) { return integrate_system(s, m, sink, progress); });
+  const auto pre = io::ignored_key_notes(s);
+  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
+  return r;
+}
+
+fs::path default_output_dir(const io::MechanicsScenario& s) { return fs::path("runs") / s.name; }
+
+MechanicsRunResult run_mechanics(const io::MechanicsScenario& s, const fs::path& out_dir, const RunOptions& options) {
+  const auto t0 = Clock::now();
+  io::check_output_dir(out_dir, options.force);
+  check_mechanics(s);
+  io::OutputDir dir(out_dir, options.force);
+  MechanicsRunResult r;
+  {
+    io::TableCsvWriter csv(dir.tmp() / "series.csv", mechanics_series_columns(s));
+    const Sink sink = [&](const Row& row) { csv.row(row); };
+    r = with_system(s, [&](const auto& m) { return integrate_system(s, m, sink, options.progress); });
+    csv.close();
+  }
+  const auto pre = io::ignored_key_notes(s);
+  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
+  std::string lengths;
+  for (double l : lengths_of(s)) lengths += (lengths.empty() ? "" : ",") + io::format_number(l);
+  const std::string title = s.name + ": " + s.system + ", " + s.method +
+                            (s.constrained() ? " (" + s.constraints + ")" : "") + ", dt = " + io::format_number(s.dt) +
+                            (r.complete ? "" : " [incomplete]");
+  make_field_plots(dir.tmp(), s.plots, "lievi_plot.py", "LIEVI_PLOT_SCRIPT", title, r.notes,
+                   {"--model", "lagrangian", "--system", s.system, "--lengths", lengths});
+  r.out_dir = out_dir;
+  r.total_s = seconds(Clock::now() - t0);
+  write_summary(dir.tmp() / "summary.json", s, r);
+  dir.commit();
+  return r;
+}
+
+}  // namespace lievi::run
