@@ -4,9 +4,10 @@
 // node of a stepper (memory O(J)).
 //
 // Names: Beam/Cayley/J/threads, Beam/Exp/J/threads, Beam/Memory/J; the noisy and issue-6 variants of the same
-// rod step: Beam/CayleyCommon, Beam/CayleyIndependent (Type-I noise), Beam/Approx, Beam/ApproxIndependent (the
-// `approx` variant, T-/+ = I -/+ ad*/2 and the linearised compatibility), Beam/CayleyModes4 (noise.mode = modes,
-// K = 4 cosine modes Theta cos(k pi s/L)), Beam/TypeIIIndependent (Type-II, field::TypeII with the constant-Theta
+// rod step: Beam/CayleyCommon, Beam/CayleyIndependent (Type-I noise), Beam/CayleyModes4 (noise.mode = modes,
+// K = 4 cosine modes Theta cos(k pi s/L)), Beam/Approx, Beam/ApproxCommon, Beam/ApproxIndependent,
+// Beam/ApproxModes4 (the `approx` variant, T-/+ = I -/+ ad*/2 and the linearised compatibility),
+// Beam/TypeIIIndependent (Type-II, field::TypeII with the constant-Theta
 // potential: the general-potential code path, Newton with the chain-rule Jacobian), all at J = 1e3, 1e4.
 // Items processed = node-steps (J + 1 nodes per step, vertex layout), so "items_per_second" is node-steps/s and
 // "ns_per_node_step" its inverse; wall-clock times (UseRealTime: the sweeps are OpenMP loops).
@@ -304,7 +305,9 @@ const bool registered = [] {
       add("Beam/CayleyIndependent", BM_Rod<Cayley>, {Variant::exact, NoiseMode::independent, 0}, n, t);
       // issue 6: the approx variant, K = 4 spatial modes, Type-II with the constant-Theta potential
       add("Beam/Approx", BM_Rod<Cayley>, {Variant::approx, NoiseMode::none, 0}, n, t);
+      add("Beam/ApproxCommon", BM_Rod<Cayley>, {Variant::approx, NoiseMode::common, 0}, n, t);
       add("Beam/ApproxIndependent", BM_Rod<Cayley>, {Variant::approx, NoiseMode::independent, 0}, n, t);
+      add("Beam/ApproxModes4", BM_Rod<Cayley>, {Variant::approx, NoiseMode::modes, 4}, n, t);
       add("Beam/CayleyModes4", BM_Rod<Cayley>, {Variant::exact, NoiseMode::modes, 4}, n, t);
       add("Beam/TypeIIIndependent", BM_Rod<Cayley, TypeIIConstant>, {Variant::exact, NoiseMode::independent, 0}, n,
           t);

@@ -70,6 +70,27 @@ TEST(Jet2, MatchesFiniteDifferences) {
   }
 }
 
+/// Eigen reductions on jet vectors (squaredNorm and norm go through the specialised abs2, dot through products).
+template <class S>
+S g_eigen(const Eigen::Matrix<S, 4, 1>& z) {
+  using std::sqrt;
+  const Eigen::Matrix<S, 2, 1> q = z.template head<2>(), v = z.template tail<2>();
+  return 0.5 * v.squaredNorm() + 1.0 / q.norm() + q.dot(v) * v.squaredNorm();
+}
+
+TEST(Jet2, EigenReductionsMatchNestedDuals) {
+  for (const auto& x : kPoints) {
+    const auto r = hessian<4>([](const auto& z) { return g_eigen(z); }, x);
+    const Jet2<4> y = g_eigen(seed_jet<4>(x));
+    double e = std::abs(y.v - r.value);
+    for (int i = 0; i < 4; ++i) {
+      e = std::max(e, std::abs(y.g[static_cast<std::size_t>(i)] - r.gradient(i)));
+      for (int j = 0; j < 4; ++j) e = std::max(e, std::abs(y.hessian(i, j) - r.hessian(i, j)));
+    }
+    EXPECT_LT(e, 1e-13) << "x = " << x.transpose();
+  }
+}
+
 TEST(Jet2, PackedHessianIndexing) {
   // index(i, j) enumerates the upper triangle row by row, symmetric in (i, j), and hi/hj invert it
   for (int k = 0; k < Jet2<5>::hsize; ++k) {

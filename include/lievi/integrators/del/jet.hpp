@@ -133,6 +133,16 @@ struct Jet2 {
     for (int i = 0; i < N; ++i) r.g[i] = d1 * a.g[i];
     return r;
   }
+  /// a^2 (half the products of a * a).
+  LIEVI_JET_INLINE static constexpr Jet2 square(const Jet2& a) {
+    Jet2 r;
+    r.v = a.v * a.v;
+    LIEVI_JET_UNROLL
+    for (int k = 0; k < hsize; ++k) r.H[k] = 2.0 * (a.v * a.H[k] + a.g[hi[k]] * a.g[hj[k]]);
+    LIEVI_JET_UNROLL
+    for (int i = 0; i < N; ++i) r.g[i] = 2.0 * a.v * a.g[i];
+    return r;
+  }
   LIEVI_JET_INLINE static constexpr Jet2 reciprocal(const Jet2& b) {
     const double r = 1.0 / b.v;
     return chain(b, r, -r * r, 2.0 * r * r * r);
@@ -295,6 +305,17 @@ struct NumTraits<lievi::integrators::del::Jet2<N>> {
   static inline Real quiet_NaN() { return Real(NumTraits<double>::quiet_NaN()); }
   static inline int digits10() { return NumTraits<double>::digits10(); }
 };
+
+namespace internal {
+/// |x|^2 of a real jet is x * x (Eigen's squaredNorm, norm, dot with itself); specialised so that it is the
+/// inlined square rather than Eigen's out-of-line default (measured: 20% of an AD DEL step at -O3).
+template <int N>
+struct abs2_impl<lievi::integrators::del::Jet2<N>> {
+  LIEVI_JET_INLINE static lievi::integrators::del::Jet2<N> run(const lievi::integrators::del::Jet2<N>& x) {
+    return lievi::integrators::del::Jet2<N>::square(x);
+  }
+};
+}  // namespace internal
 
 /// double (x) Jet2 -> Jet2, so that `h * v` and `M * qdot` (M a double matrix) work on jet vectors.
 template <int N, class BinaryOp>
