@@ -43,6 +43,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "lievi/core/attributes.hpp"
 #include "lievi/core/tolerances.hpp"
 #include "lievi/field/grid.hpp"
 #include "lievi/field/noise_field.hpp"
@@ -485,7 +486,7 @@ class StaggeredStepper {
     Algebra* fm = fm_.data();
     Algebra* fp = fp_.data();
     const bool approx = opt_.variant == Variant::approx;
-    parallel_range(0, grid_.n_segments(), kBlock / 4, [&](std::ptrdiff_t e) {
+    parallel_range(0, grid_.n_segments(), kBlock / 4, [&](std::ptrdiff_t e) LIEVI_FLATTEN {
       const Algebra Pi = model_.stress(e, y[e]);
       const Algebra B = ds * y[e];
       if (approx) {
@@ -532,7 +533,7 @@ class StaggeredStepper {
     auto post = [approx](const Algebra& x, const Algebra& mu) {
       return approx ? Model::post_approx(x, mu) : Model::post(x, mu);
     };
-    parallel_range(0, n, kBlock / 4, [&](std::ptrdiff_t j) {
+    parallel_range(0, n, kBlock / 4, [&](std::ptrdiff_t j) LIEVI_FLATTEN {
       const NodeIndex J{j};
       if (grid_.driven(J)) {
         if (grid_.prescribed(J)) {  // moved as given: A = tau^{-1}(g^{-1} g_given(t + dt))
@@ -653,7 +654,7 @@ class StaggeredStepper {
     Algebra* y = gamma_.data();
     // the far end of segment e: node e + 1, or for the last segment of a periodic grid closure g_0
     auto far = [&](std::ptrdiff_t e) { return e + 1 == n ? model_.wrapped(g[0]) : g[e + 1]; };
-    const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) {
+    const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) LIEVI_FLATTEN {
       const Config h = far(e);
       if constexpr (std::is_same_v<typename Model::Ret, lie::Cayley<lie::SE3>>) {
         if (!(Model::cayley_margin(g[e], h) >= tol::cayley_margin)) return true;
@@ -688,7 +689,7 @@ class StaggeredStepper {
     const double ds = grid_.ds();
     const Algebra* A = A_.data();
     Algebra* y = gamma_.data();
-    const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) {
+    const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) LIEVI_FLATTEN {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
       y[e] = Model::approx_strain(y[e], A[e], A[b], ds);
       return !finite(y[e]);

@@ -34,6 +34,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lievi/core/attributes.hpp"
 #include "lievi/lie/retraction/cayley.hpp"
 #include "lievi/lie/retraction/exp.hpp"
 #include "lievi/lie/se3.hpp"
@@ -334,7 +335,7 @@ struct Beam {
   /// Newton (tests/beam), at about a third of the arithmetic. `zeta` is the warm start and the result; stops at
   /// max(|R|_inf, linear residual) <= scale after at least one Newton update; returns false after maxit
   /// iterations or a non-finite value, with `iterations` and `residual` set either way.
-  bool reduced_solve(std::ptrdiff_t j, const Algebra& M, const Algebra& theta, Algebra& zeta, double dt, double scale,
+  LIEVI_FLATTEN bool reduced_solve(std::ptrdiff_t j, const Algebra& M, const Algebra& theta, Algebra& zeta, double dt, double scale,
                      int maxit, int& iterations, double& residual) const {
     using lie::Mat3;
     using lie::Vec3;
