@@ -9,20 +9,14 @@
 #include <vector>
 
 #include "lievi/integrators/del/del_stepper.hpp"
+#include "support/del_models.hpp"
 #include "support/convergence.hpp"
 
 using namespace lievi::integrators::del;
 
 namespace {
 
-struct Kepler {
-  static constexpr int dim = 2;
-  template <class S>
-  S L(const Eigen::Matrix<S, 2, 1>& q, const Eigen::Matrix<S, 2, 1>& v) const {
-    using std::sqrt;
-    return 0.5 * v.squaredNorm() + 1.0 / sqrt(q.squaredNorm());
-  }
-};
+using Kepler = lievi::test::del_models::Kepler;
 
 struct Degenerate {  // linear in qdot
   static constexpr int dim = 2;

@@ -20,43 +20,15 @@
 #include <vector>
 
 #include "lievi/integrators/del/del_stepper.hpp"
+#include "support/del_models.hpp"
 
 using namespace lievi::integrators::del;
 
 namespace {
 
-struct Pendulum {  // AD derivatives (n = 1: Dual<Dual<double, 2>, 2>, cheap)
-  static constexpr int dim = 1;
-  template <class S>
-  S L(const Eigen::Matrix<S, 1, 1>& q, const Eigen::Matrix<S, 1, 1>& v) const {
-    using std::cos;
-    return 0.5 * v(0) * v(0) + cos(q(0));
-  }
-};
-
-struct KeplerAD {
-  static constexpr int dim = 2;
-  template <class S>
-  S L(const Eigen::Matrix<S, 2, 1>& q, const Eigen::Matrix<S, 2, 1>& v) const {
-    using std::sqrt;
-    return 0.5 * v.squaredNorm() + 1.0 / sqrt(q.squaredNorm());
-  }
-};
-
-/// Kepler with analytic derivatives: L = |v|^2/2 + 1/r; Lq = -q/r^3, Lqq = -I/r^3 + 3 q q^T / r^5, Lv = v,
-/// Lvv = I, Lqv = 0.
-struct KeplerAnalytic : KeplerAD {
-  LagrangianDerivatives<2> derivatives(const Vec<2>& q, const Vec<2>& v) const {
-    LagrangianDerivatives<2> d;
-    const double r2 = q.squaredNorm(), r = std::sqrt(r2), r3 = r2 * r;
-    d.L = 0.5 * v.squaredNorm() + 1.0 / r;
-    d.Lq = -q / r3;
-    d.Lv = v;
-    d.Lqq = -Mat<2>::Identity() / r3 + 3.0 * q * q.transpose() / (r3 * r2);
-    d.Lvv = Mat<2>::Identity();
-    return d;
-  }
-};
+using Pendulum = lievi::test::del_models::Pendulum;
+using KeplerAD = lievi::test::del_models::Kepler;
+using KeplerAnalytic = lievi::test::del_models::KeplerAnalytic;
 
 struct Drift {
   double slope = 0, mean_max = 0, max_err = 0, T = 0;

@@ -8,19 +8,13 @@
 #include <string>
 
 #include "lievi/integrators/del/del_stepper.hpp"
+#include "support/del_models.hpp"
 
 using namespace lievi::integrators::del;
 
 namespace {
 
-struct Pendulum {
-  static constexpr int dim = 1;
-  template <class S>
-  S L(const Eigen::Matrix<S, 1, 1>& q, const Eigen::Matrix<S, 1, 1>& v) const {
-    using std::cos;
-    return 0.5 * v(0) * v(0) + cos(q(0));
-  }
-};
+using Pendulum = lievi::test::del_models::Pendulum;
 
 /// L = |v|^2/2 - V, V = -8 q1^2 + q2^2/2: with h = 0.5 the midpoint DEL Jacobian
 /// D2 D1 Ld = (h/4) Lqq - Lvv/h = diag(0.125 * 16 - 2, -0.125 - 2) = diag(0, -2.125) is exactly singular
@@ -51,34 +45,8 @@ struct Degenerate {  // linear in qdot: d2L/dqdot2 = 0
   }
 };
 
-/// Double pendulum, unit masses and lengths, g = 1 (AD):
-/// L = v1^2 + v2^2/2 + v1 v2 cos(q1 - q2) + 2 cos q1 + cos q2.
-struct DoublePendulumAD {
-  static constexpr int dim = 2;
-  template <class S>
-  S L(const Eigen::Matrix<S, 2, 1>& q, const Eigen::Matrix<S, 2, 1>& v) const {
-    using std::cos;
-    return v(0) * v(0) + 0.5 * v(1) * v(1) + v(0) * v(1) * cos(q(0) - q(1)) + 2.0 * cos(q(0)) + cos(q(1));
-  }
-};
-
-/// The same with hand-written derivatives (D = q1 - q2, c = cos D, s = sin D):
-/// Lq = (-v1 v2 s - 2 sin q1, v1 v2 s - sin q2), Lv = (2 v1 + v2 c, v2 + v1 c),
-/// Lqq = [[-v1 v2 c - 2 cos q1, v1 v2 c], [v1 v2 c, -v1 v2 c - cos q2]],
-/// Lqv(i, j) = d2L/dq_i dv_j = [[-v2 s, -v1 s], [v2 s, v1 s]], Lvv = [[2, c], [c, 1]].
-struct DoublePendulumAnalytic : DoublePendulumAD {
-  LagrangianDerivatives<2> derivatives(const Vec<2>& q, const Vec<2>& v) const {
-    const double D = q(0) - q(1), c = std::cos(D), s = std::sin(D), w = v(0) * v(1);
-    LagrangianDerivatives<2> d;
-    d.L = L(q, v);
-    d.Lq << -w * s - 2.0 * std::sin(q(0)), w * s - std::sin(q(1));
-    d.Lv << 2.0 * v(0) + v(1) * c, v(1) + v(0) * c;
-    d.Lqq << -w * c - 2.0 * std::cos(q(0)), w * c, w * c, -w * c - std::cos(q(1));
-    d.Lqv << -v(1) * s, -v(0) * s, v(1) * s, v(0) * s;
-    d.Lvv << 2.0, c, c, 1.0;
-    return d;
-  }
-};
+using DoublePendulumAD = lievi::test::del_models::DoublePendulum;
+using DoublePendulumAnalytic = lievi::test::del_models::DoublePendulumAnalytic;
 
 template <int n>
 bool same_state(const DelState<n>& a, const DelState<n>& b) {
