@@ -97,6 +97,25 @@ template <class Body>
   return any != 0;
 }
 
+/// As parallel_any_simd for a body returning a "probe": 0 for a good element, NaN for a bad one (x - x for each
+/// result x: 0 when x is finite, NaN for an infinity or a NaN). The probes are summed in a floating-point
+/// reduction, which vectorises where the integer OR of bools does not (GCC 12: "no vectype"); a sum of zeros
+/// and NaNs is 0 or NaN in any order, so the outcome does not depend on the vector width or the thread count.
+template <class Body>
+[[nodiscard]] inline bool parallel_any_nonfinite_simd(std::ptrdiff_t begin, std::ptrdiff_t end,
+                                                      std::ptrdiff_t min_parallel, Body&& body) {
+  double probe = 0.0;
+  const std::remove_cvref_t<Body> b = body;  // a local copy: its captures cannot alias the loop's stores
+  if (end - begin >= min_parallel) {
+#pragma omp parallel for simd schedule(static) reduction(+ : probe)
+    for (std::ptrdiff_t i = begin; i < end; ++i) probe += b(i);
+  } else {
+#pragma omp simd reduction(+ : probe)
+    for (std::ptrdiff_t i = begin; i < end; ++i) probe += b(i);
+  }
+  return probe != 0.0;  // NaN != 0
+}
+
 /// As parallel_range for a body returning a flag; returns whether any call returned true (an OR reduction,
 /// fused into the loop so that it costs no extra pass over memory).
 template <class Body>
@@ -322,7 +341,8 @@ class StaggeredStepper {
   [[nodiscard]] const NodeField<Config>& g() const { return g_; }
   /// zeta^{n-1/2}: the velocity of the last step (at level 0, the start pre-velocity).
   [[nodiscard]] const HalfStepField<Algebra>& zeta() const { return zeta_; }
-  /// A_j^{n-1}: the group increments of the last step.
+  /// A_j^{n-1}: the group increments of the last step (abelian models with the `exact` variant do not keep
+  /// them at interior nodes: their strains do not need them).
   [[nodiscard]] const HalfStepField<Algebra>& increments() const { return A_; }
   [[nodiscard]] const SegmentField<Algebra>& gamma() const { return gamma_; }
   /// Non-abelian models: the transported pre-momentum M~_j^n = T^+_{A^{n-1}} mu^{n-1/2} (§4.1).
@@ -383,27 +403,52 @@ class StaggeredStepper {
       // Interior nodes have weight ds (every layout); one loop per noise mode keeps the loop body free of
       // control flow so that it vectorises.
       const double dt_ds = dt * iw[1 < n - 1 ? 1 : 0];
+      // The exact variant's strains come from the configurations, so the increments A are stored only for
+      // `approx` (one write stream less per node-step; increments() is then not kept up to date).
+      const bool keep_A = opt_.variant == Variant::approx;
       auto sweep = [&](auto theta_of) {
         return parallel_any_simd(1, n - 1, 8 * kBlock, [&](std::ptrdiff_t j) {
           const Algebra M = model_.momentum(j, z[j]) + dt_ds * (model_.stress(j, y[j]) - model_.stress(j - 1, y[j - 1]));
           const Algebra zj = model_.velocity(j, M);
           const Algebra a = Algebra(dt * zj + theta_of(j));
           z[j] = zj;
-          A[j] = a;
+          if (keep_A) A[j] = a;
           g[j] = Model::advance(g[j], a);
           return !finite(g[j]) | !finite(zj);
         });
       };
       bool any_bad = false;
-      switch (mode) {
+      bool done = false;
+      if constexpr (std::is_same_v<Algebra, double>) {
+        // the scalar field (the wave equation): a dedicated loop that GCC vectorises, same arithmetic
+        if (mode != NoiseMode::modes && n > 2) {
+          const double* dw = mode == NoiseMode::independent ? dW : nullptr;
+          const double theta_c = mode == NoiseMode::common ? theta_common : 0.0;
+          double* Ak = keep_A ? A : nullptr;
+          const std::ptrdiff_t len = n - 2, chunk = 8 * kBlock;
+          double probe = 0.0;
+          if (len >= chunk) {
+            const std::ptrdiff_t nc = (len + chunk - 1) / chunk;
+#pragma omp parallel for schedule(static) reduction(+ : probe)
+            for (std::ptrdiff_t c = 0; c < nc; ++c)
+              probe += scalar_interior(1 + c * chunk, std::min(n - 1, 1 + (c + 1) * chunk), model_, dt, dt_ds, g, z, Ak,
+                                       y, dw, amp, theta_c);
+          } else {
+            probe = scalar_interior(1, n - 1, model_, dt, dt_ds, g, z, Ak, y, dw, amp, theta_c);
+          }
+          any_bad = probe != 0.0;  // NaN != 0
+          done = true;
+        }
+      }
+      if (!done) switch (mode) {
         case NoiseMode::none:
           any_bad = sweep([](std::ptrdiff_t) { return Model::zero(); });
           break;
         case NoiseMode::common:
-          any_bad = sweep([&](std::ptrdiff_t) { return theta_common; });
+          any_bad = sweep([theta_common](std::ptrdiff_t) { return theta_common; });
           break;
         case NoiseMode::independent:
-          any_bad = sweep([&](std::ptrdiff_t j) { return Algebra(amp * dW[j]); });
+          any_bad = sweep([amp, dW](std::ptrdiff_t j) { return Algebra(amp * dW[j]); });
           break;
         case NoiseMode::modes:
           any_bad = sweep([&](std::ptrdiff_t j) { return noise_.theta(j); });
@@ -734,6 +779,42 @@ class StaggeredStepper {
     if (m > inner) y[m - 1] = Algebra(inv_ds * Model::relative(g[m - 1], g[0]));
   }
 
+  /// The interior node loop of a scalar (double) field, nodes [b, e): the arithmetic of node_sweep's generic
+  /// loop, written with local restrict pointers and values so that it vectorises. theta = amp dW[j] (dW
+  /// non-null: independent) or theta_c (common; 0 without noise). A is written when non-null. Returns the sum
+  /// of the non-finite probes (0, or NaN if a configuration or velocity is not finite).
+  static double scalar_interior(std::ptrdiff_t b, std::ptrdiff_t e, const Model mdl, const double dt,
+                                const double dt_ds, double* __restrict g, double* __restrict z,
+                                double* __restrict A, const double* __restrict y, const double* __restrict dW,
+                                const double amp, const double theta_c) {
+    double probe = 0.0;
+    auto loop = [&](auto with_A, auto independent) {
+#pragma omp simd reduction(+ : probe)
+      for (std::ptrdiff_t j = b; j < e; ++j) {
+        const double M = mdl.momentum(j, z[j]) + dt_ds * (mdl.stress(j, y[j]) - mdl.stress(j - 1, y[j - 1]));
+        const double zj = mdl.velocity(j, M);
+        double th;
+        if constexpr (decltype(independent)::value) th = amp * dW[j];
+        else th = theta_c;
+        const double a = dt * zj + th;
+        const double gj = Model::advance(g[j], a);
+        z[j] = zj;
+        if constexpr (decltype(with_A)::value) A[j] = a;
+        g[j] = gj;
+        probe += (gj - gj) + (zj - zj);
+      }
+    };
+    const bool ind = dW != nullptr;
+    if (A) ind ? loop(std::true_type{}, std::true_type{}) : loop(std::true_type{}, std::false_type{});
+    else ind ? loop(std::false_type{}, std::true_type{}) : loop(std::false_type{}, std::false_type{});
+    return probe;
+  }
+
+  /// 0 for a finite x, NaN otherwise (see parallel_any_nonfinite_simd).
+  [[nodiscard]] static double nonfinite_probe(const Algebra& x) {
+    if constexpr (std::is_same_v<Algebra, double>) return x - x;
+    else return (x - x).sum();
+  }
   [[nodiscard]] static bool finite(const Algebra& x) {
     if constexpr (std::is_same_v<Algebra, double>) return std::abs(x) <= DBL_MAX;
     else return x.cwiseAbs().maxCoeff() <= DBL_MAX;
