@@ -97,25 +97,6 @@ template <class Body>
   return any != 0;
 }
 
-/// As parallel_any_simd for a body returning a "probe": 0 for a good element, NaN for a bad one (x - x for each
-/// result x: 0 when x is finite, NaN for an infinity or a NaN). The probes are summed in a floating-point
-/// reduction, which vectorises where the integer OR of bools does not (GCC 12: "no vectype"); a sum of zeros
-/// and NaNs is 0 or NaN in any order, so the outcome does not depend on the vector width or the thread count.
-template <class Body>
-[[nodiscard]] inline bool parallel_any_nonfinite_simd(std::ptrdiff_t begin, std::ptrdiff_t end,
-                                                      std::ptrdiff_t min_parallel, Body&& body) {
-  double probe = 0.0;
-  const std::remove_cvref_t<Body> b = body;  // a local copy: its captures cannot alias the loop's stores
-  if (end - begin >= min_parallel) {
-#pragma omp parallel for simd schedule(static) reduction(+ : probe)
-    for (std::ptrdiff_t i = begin; i < end; ++i) probe += b(i);
-  } else {
-#pragma omp simd reduction(+ : probe)
-    for (std::ptrdiff_t i = begin; i < end; ++i) probe += b(i);
-  }
-  return probe != 0.0;  // NaN != 0
-}
-
 /// As parallel_range for a body returning a flag; returns whether any call returned true (an OR reduction,
 /// fused into the loop so that it costs no extra pass over memory).
 template <class Body>
@@ -810,11 +791,6 @@ class StaggeredStepper {
     return probe;
   }
 
-  /// 0 for a finite x, NaN otherwise (see parallel_any_nonfinite_simd).
-  [[nodiscard]] static double nonfinite_probe(const Algebra& x) {
-    if constexpr (std::is_same_v<Algebra, double>) return x - x;
-    else return (x - x).sum();
-  }
   [[nodiscard]] static bool finite(const Algebra& x) {
     if constexpr (std::is_same_v<Algebra, double>) return std::abs(x) <= DBL_MAX;
     else return x.cwiseAbs().maxCoeff() <= DBL_MAX;
