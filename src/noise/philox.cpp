@@ -202,9 +202,9 @@ constexpr std::size_t kChunk = 64;  // lanes per batch chunk (stack arrays: 4 x 
 /// Philox4x32-10 on kChunk lanes whose counters differ only in the third word (mode0 + i); the words of lane i
 /// go to w0..w3[i]. W is the lane integer: uint32_t (what GCC vectorises best with SSE2 / AVX2: 32x32->64
 /// widening multiplies; the SSE2 and AVX2 builds use it) or uint64_t with the value in the low 32 bits (the high
-/// halves may hold garbage, which the masks before each multiply and the final truncation discard; kept for
-/// other compilers, the AVX-512 variant below is written with intrinsics). Integer arithmetic, so both give the
-/// same words.
+/// halves may hold garbage, which the masks before each multiply and the final truncation discard). Only the
+/// uint32_t form is instantiated now: the AVX-512 variant below is written with intrinsics. Integer arithmetic,
+/// so either form gives the same words.
 template <class W>
 LIEVI_NOISE_INLINE void philox_lanes_impl(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
                                           std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
@@ -242,8 +242,9 @@ LIEVI_NOISE_DEFAULT void philox_lanes(StreamKey key, std::uint32_t step_lo, std:
 // AVX-512F, written with intrinsics: eight lanes per register with the 32-bit words in the low halves of 64-bit
 // lanes. vpmuludq reads only the low 32 bits, so no mask is needed before a multiply (the high halves may hold
 // garbage, dropped by the final truncation); the key schedule is the same for every lane, so it stays scalar and
-// is broadcast. GCC's vectorisation of philox_lanes_impl<uint64_t> kept a mask per multiply and ran at about a
-// quarter of this loop's speed on an AVX-512 Xeon (docs/performance.md). Integer arithmetic: the same words.
+// is broadcast. GCC's vectorisation of philox_lanes_impl<uint64_t>, used here before, kept a mask before every
+// multiply (perf annotate); the speed of this version is not measured yet. Integer arithmetic: the same words
+// (BoxMuller.BatchEqualsScalarBitwise).
 __attribute__((target("avx512f"))) void philox_lanes(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
                                                      std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
                                                      std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
