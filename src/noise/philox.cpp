@@ -249,6 +249,7 @@ __attribute__((target("avx512f"))) void philox_lanes(StreamKey key, std::uint32_
                                                      std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
                                                      std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
   static_assert(kChunk % 8 == 0);
+  // maskz forms with a full mask: the plain ones trip GCC 12's -Wuninitialized (as in sqrt_times)
   const __m512i m0 = _mm512_set1_epi64(kM0), m1 = _mm512_set1_epi64(kM1);
   const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
   for (std::size_t i = 0; i < kChunk; i += 8) {
@@ -258,19 +259,19 @@ __attribute__((target("avx512f"))) void philox_lanes(StreamKey key, std::uint32_
     __m512i x3 = _mm512_set1_epi64(block);
     std::uint32_t k0 = key.seed, k1 = key.path;
     for (int round = 0; round < kRounds; ++round) {
-      const __m512i p0 = _mm512_mul_epu32(x0, m0);
-      const __m512i p1 = _mm512_mul_epu32(x2, m1);
-      x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), _mm512_set1_epi64(k0));
+      const __m512i p0 = _mm512_maskz_mul_epu32(0xff, x0, m0);
+      const __m512i p1 = _mm512_maskz_mul_epu32(0xff, x2, m1);
+      x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_maskz_srli_epi64(0xff, p1, 32), x1), _mm512_set1_epi64(k0));
       x1 = p1;
-      x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), _mm512_set1_epi64(k1));
+      x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_maskz_srli_epi64(0xff, p0, 32), x3), _mm512_set1_epi64(k1));
       x3 = p0;
       k0 += kW0;
       k1 += kW1;
     }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w0 + i), _mm512_cvtepi64_epi32(x0));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w1 + i), _mm512_cvtepi64_epi32(x1));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w2 + i), _mm512_cvtepi64_epi32(x2));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w3 + i), _mm512_cvtepi64_epi32(x3));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w0 + i), _mm512_maskz_cvtepi64_epi32(0xff, x0));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w1 + i), _mm512_maskz_cvtepi64_epi32(0xff, x1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w2 + i), _mm512_maskz_cvtepi64_epi32(0xff, x2));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w3 + i), _mm512_maskz_cvtepi64_epi32(0xff, x3));
   }
 }
 #endif
