@@ -111,6 +111,36 @@ template <class Body>
   }
   return any != 0;
 }
+/// Run body(b, e) over [begin, end) split into chunks of `chunk` items: the chunks as an OpenMP parallel loop
+/// when the range has at least min_parallel items, else body(begin, end) once (for bodies whose results do
+/// not depend on how the range is split).
+template <class Body>
+inline void parallel_chunks(std::ptrdiff_t begin, std::ptrdiff_t end, std::ptrdiff_t min_parallel,
+                            std::ptrdiff_t chunk, Body&& body) {
+  if (end - begin >= min_parallel) {
+    const std::ptrdiff_t nc = (end - begin + chunk - 1) / chunk;
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t c = 0; c < nc; ++c) body(begin + c * chunk, std::min(end, begin + (c + 1) * chunk));
+  } else if (end > begin) {
+    body(begin, end);
+  }
+}
+/// As parallel_chunks for bodies returning a flag; returns whether any returned true.
+template <class Body>
+[[nodiscard]] inline bool parallel_chunks_any(std::ptrdiff_t begin, std::ptrdiff_t end, std::ptrdiff_t min_parallel,
+                                              std::ptrdiff_t chunk, Body&& body) {
+  int any = 0;
+  if (end - begin >= min_parallel) {
+    const std::ptrdiff_t nc = (end - begin + chunk - 1) / chunk;
+#pragma omp parallel for schedule(static) reduction(| : any)
+    for (std::ptrdiff_t c = 0; c < nc; ++c)
+      any |= static_cast<int>(body(begin + c * chunk, std::min(end, begin + (c + 1) * chunk)));
+  } else if (end > begin) {
+    any = static_cast<int>(body(begin, end));
+  }
+  return any != 0;
+}
+
 enum class Start { half, full };
 
 /// Type-I noise (stochastic kinematics): theta_j from the NoiseField. The default.
@@ -172,6 +202,10 @@ class StaggeredStepper {
     int newton_maxit = 30;
     /// Non-abelian local solve (§5.3 step 5): stop when |F|_inf <= lie_tol max(|M|_inf, model momentum scale).
     double lie_tol = 1e-13;
+    /// Use the model's batched (vectorised across nodes) sweeps where they apply (Beam::prepare_batch: the
+    /// exact variant with Type-I noise). The same equations; results differ from the
+    /// generic path by round-off only, and are bitwise the same for any thread count either way.
+    bool batched = true;
   };
 
   StaggeredStepper(Model model, Grid grid, Options options, NoiseField<Algebra> noise = {}, Noise potential = {})
@@ -211,6 +245,10 @@ class StaggeredStepper {
     if constexpr (requires { model_.has_reduced_solve(std::ptrdiff_t{0}); }) {
       reduced_.resize(static_cast<std::size_t>(n));
       for (std::ptrdiff_t j = 0; j < n; ++j) reduced_[static_cast<std::size_t>(j)] = model_.has_reduced_solve(j) ? 1 : 0;
+    }
+    if constexpr (requires { model_.prepare_batch(); }) {
+      batch_ = opt_.batched && !Noise::is_type_ii && opt_.variant == Variant::exact && model_.prepare_batch();
+      if (batch_ && noise_.mode() == NoiseMode::modes) theta_node_.assign(n, Model::zero());
     }
   }
 
@@ -326,6 +364,8 @@ class StaggeredStepper {
   /// them at interior nodes: their strains do not need them).
   [[nodiscard]] const HalfStepField<Algebra>& increments() const { return A_; }
   [[nodiscard]] const SegmentField<Algebra>& gamma() const { return gamma_; }
+  /// Whether the steps use the model's batched sweeps (Options::batched).
+  [[nodiscard]] bool batched() const { return batch_; }
   /// Non-abelian models: the transported pre-momentum M~_j^n = T^+_{A^{n-1}} mu^{n-1/2} (§4.1).
   [[nodiscard]] const NodeField<Algebra>& pre_momentum() const { return Mt_; }
   /// Mass weights w_j.
@@ -354,6 +394,8 @@ class StaggeredStepper {
 
   /// Nodes per block of the fixed-order sums and of the parallel loops' grain.
   static constexpr std::ptrdiff_t kBlock = 2048;
+  /// Items per chunk of the batched sweeps' parallel loops (parallel from kBlock / 4 items on).
+  static constexpr std::ptrdiff_t kBatchChunk = 256;
 
  private:
   /// Internal force of node j: f^-_{j+1/2} - f^+_{j-1/2} (abelian: T = identity, so both are the stress).
@@ -512,6 +554,13 @@ class StaggeredStepper {
     Algebra* fm = fm_.data();
     Algebra* fp = fp_.data();
     const bool approx = opt_.variant == Variant::approx;
+    if constexpr (requires { model_.prepare_batch(); }) {
+      if (batch_) {
+        parallel_chunks(0, grid_.n_segments(), kBlock / 4, kBatchChunk,
+                        [&](std::ptrdiff_t b, std::ptrdiff_t e) { model_.batch_stresses(b, e, ds, y, fm, fp); });
+        return;
+      }
+    }
     parallel_range(0, grid_.n_segments(), kBlock / 4, [&](std::ptrdiff_t e) LIEVI_FLATTEN {
       const Algebra Pi = model_.stress(e, y[e]);
       const Algebra B = ds * y[e];
@@ -559,7 +608,7 @@ class StaggeredStepper {
     auto post = [approx](const Algebra& x, const Algebra& mu) {
       return approx ? Model::post_approx(x, mu) : Model::post(x, mu);
     };
-    parallel_range(0, n, kBlock / 4, [&](std::ptrdiff_t j) LIEVI_FLATTEN {
+    auto node = [&](std::ptrdiff_t j) LIEVI_FLATTEN {
       const NodeIndex J{j};
       if (grid_.driven(J)) {
         if (grid_.prescribed(J)) {  // moved as given: A = tau^{-1}(g^{-1} g_given(t + dt))
@@ -650,7 +699,31 @@ class StaggeredStepper {
       // tolerance, but this way the momentum map telescopes exactly whatever the Newton residual (§4.1, §7.2).
       // approx: T^+_A(K zeta) = K zeta + ½ ad*_A K zeta (no exact transport).
       Mt[j] = approx ? Model::pre_approx(a, mu) : Model::transport(h, M);
-    });
+    };
+    bool batched = false;
+    if constexpr (requires { model_.prepare_batch(); }) {
+      if (batch_ && n > 2) {
+        // interior nodes 1 .. n-2 (weight ds, never driven) batched, the two ends by the generic body
+        const NoiseMode mode = noise_.mode();
+        const Algebra theta_c = mode == NoiseMode::common ? noise_.theta(1) : Model::zero();
+        const double* dW = mode == NoiseMode::independent ? noise_.raw().data() : nullptr;
+        const Algebra amp = noise_.amplitude();
+        const double dt_w = dt / w_[1];
+        int* itp = its.data();
+        double* rp = res_.data();
+        Algebra* tn = mode == NoiseMode::modes ? theta_node_.data() : nullptr;
+        parallel_chunks(1, n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
+          if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
+            for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
+          model_.batch_nodes(b, e, g, z, A, Mt, fm_.data(), fp_.data(), mode == NoiseMode::common ? &theta_c : nullptr,
+                             tn, dW, amp, dt, dt_w, opt_.lie_tol, opt_.newton_maxit, itp, rp);
+        });
+        node(0);
+        node(n - 1);
+        batched = true;
+      }
+    }
+    if (!batched) parallel_range(0, n, kBlock / 4, node);
     StepReport r;
     for (std::ptrdiff_t j = 0; j < n; ++j) {
       const int it = its[static_cast<std::size_t>(j)];
@@ -680,14 +753,28 @@ class StaggeredStepper {
     Algebra* y = gamma_.data();
     // the far end of segment e: node e + 1, or for the last segment of a periodic grid closure g_0
     auto far = [&](std::ptrdiff_t e) { return e + 1 == n ? model_.wrapped(g[0]) : g[e + 1]; };
-    const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) LIEVI_FLATTEN {
+    auto one = [&](std::ptrdiff_t e) LIEVI_FLATTEN {
       const Config h = far(e);
       if constexpr (std::is_same_v<typename Model::Ret, lie::Cayley<lie::SE3>>) {
         if (!(Model::cayley_margin(g[e], h) >= tol::cayley_margin)) return true;
       }
       y[e] = inv_ds * Model::relative(g[e], h);
       return !finite(y[e]);
-    });
+    };
+    bool bad = false;
+    bool batched = false;
+    if constexpr (requires { model_.prepare_batch(); }) {
+      if (batch_) {
+        // segments e -> e + 1 batched; a periodic grid's closing segment (to closure g_0) by the generic body
+        const std::ptrdiff_t inner = std::min(m, n - 1);
+        bad = parallel_chunks_any(0, inner, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
+          return model_.batch_strains(b, e, inv_ds, g, y);
+        });
+        for (std::ptrdiff_t e = inner; e < m; ++e) bad |= one(e);
+        batched = true;
+      }
+    }
+    if (!batched) bad = parallel_any(0, m, kBlock / 4, one);
     StepReport r;
     if (!bad) return r;
     r.ok = false;
@@ -840,6 +927,8 @@ class StaggeredStepper {
   SegmentField<Algebra> fm_, fp_;
   std::vector<int> its_;
   std::vector<char> reduced_;  ///< per node: the model's reduced local solve applies (fixed by the model)
+  bool batch_ = false;         ///< the model's batched sweeps are used (see Options::batched)
+  NodeField<Algebra> theta_node_;  ///< batched sweeps with noise modes: theta_j of the step
   std::vector<double> res_;
   int newton_max_ = 0;
   long long newton_total_ = 0;

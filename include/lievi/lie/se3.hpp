@@ -66,6 +66,10 @@ class SE3 {
   [[nodiscard]] const Mat3& rotation() const { return R_; }
   [[nodiscard]] const Vec3& translation() const { return p_; }
   [[nodiscard]] SO3 so3() const { return SO3(R_); }
+  /// The 12 coefficients, contiguous: R column-major, then p (the batched kernels of models/beam_batch.hpp
+  /// read and write arrays of poses this way).
+  [[nodiscard]] const double* data() const { return R_.data(); }
+  [[nodiscard]] double* data() { return R_.data(); }
   /// The homogeneous matrix [[R, p], [0, 1]].
   [[nodiscard]] Mat4 matrix() const {
     Mat4 T = Mat4::Identity();
@@ -146,6 +150,8 @@ class SE3 {
   Mat3 R_;
   Vec3 p_;
 };
+
+static_assert(sizeof(SE3) == 12 * sizeof(double), "SE3::data: R and p are 12 contiguous doubles");
 
 /// Ad*_g mu = Ad_g^T mu = (R^T (m - p × n), R^T n) for mu = (m, n)  (beam spec §1.3).
 inline Vec6 Ad_star(const SE3& g, const Vec6& mu) {

@@ -38,6 +38,7 @@
 #include "lievi/lie/retraction/cayley.hpp"
 #include "lievi/lie/retraction/exp.hpp"
 #include "lievi/lie/se3.hpp"
+#include "lievi/models/beam_batch.hpp"
 
 namespace lievi::models {
 
@@ -126,6 +127,77 @@ struct Beam {
   SE3 closure;
   /// Pose of a prescribed end node j at time t (needed when the grid has a prescribed end).
   std::function<SE3(std::ptrdiff_t j, double t)> prescribed_pose;
+
+  /// Diagonal data of the batched kernels (models/beam_batch.hpp), filled by prepare_batch: per node K_11,
+  /// K_22, K_33, K_44; per segment the diagonal of P.
+  std::vector<double> batch_k4, batch_p6;
+
+  /// Whether the batched (vectorised) sweeps of models/beam_batch.hpp apply to this beam: the Cayley
+  /// retraction, every K_j diagonal with isotropic translational inertia, every P_e diagonal (every section
+  /// given by its constants), no damping and no point loads (gravity is allowed). If so, fills batch_k4 and
+  /// batch_p6. The stepper calls it once, after construction; later changes to K_node, P_seg, D_node or
+  /// point_load need a new stepper.
+  bool prepare_batch() {
+    batch_k4.clear();
+    batch_p6.clear();
+    if constexpr (!std::is_same_v<Ret, lie::Cayley<SE3>>) {
+      return false;
+    } else {
+      auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };
+      if (has_damping() || point_load) return false;
+      for (const Mat6& K : K_node)
+        if (!diagonal(K) || K(3, 3) != K(4, 4) || K(4, 4) != K(5, 5)) return false;
+      for (const Mat6& P : P_seg)
+        if (!diagonal(P)) return false;
+      if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size()) return false;
+      for (const Mat6& K : K_node) batch_k4.insert(batch_k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
+      for (const Mat6& P : P_seg)
+        for (int i = 0; i < 6; ++i) batch_p6.push_back(P(i, i));
+      return true;
+    }
+  }
+
+  static_assert(sizeof(Vec6) == 6 * sizeof(double), "the batched kernels read arrays of Vec6 as 6 doubles each");
+  /// Batched sweep 1 on segments [e0, e1) (valid after prepare_batch returned true).
+  void batch_stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma, Vec6* fm, Vec6* fp) const {
+    batch::stresses(e0, e1, ds, gamma->data(), E_seg.data()->data(), batch_p6.data(), fm->data(), fp->data());
+  }
+  /// Batched sweep 3 on segments [e0, e1) (segment e from node e to e + 1); returns whether a strain is not
+  /// finite (a relative rotation near pi gives NaN).
+  [[nodiscard]] bool batch_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const SE3* g, Vec6* gamma) const {
+    return batch::strains(e0, e1, inv_ds, g->data(), gamma->data());
+  }
+  /// Batched sweep 2 on interior nodes [j0, j1) (weight ds, dt_w = dt / ds): see batch::nodes. Type-I noise:
+  /// theta_common (common), theta_node per node (modes), dW with amplitude amp (independent), or none.
+  void batch_nodes(std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt, const Vec6* fm,
+                   const Vec6* fp, const Vec6* theta_common, const Vec6* theta_node, const double* dW,
+                   const Vec6& amp, double dt,
+                   double dt_w, double lie_tol, int maxit, int* its, double* res) const {
+    batch::NodeArgs a;
+    a.g = g->data();
+    a.zeta = zeta->data();
+    a.A = A->data();
+    a.Mt = Mt->data();
+    a.fm = fm->data();
+    a.fp = fp->data();
+    a.k4 = batch_k4.data();
+    if (gravity.squaredNorm() > 0.0) {
+      a.rhoA = rhoA_node.data();
+      for (int i = 0; i < 3; ++i) a.gravity[i] = gravity[i];
+    }
+    a.theta_common = theta_common ? theta_common->data() : nullptr;
+    a.theta_node = theta_node ? theta_node->data() : nullptr;
+    a.dW = dW;
+    a.amp = amp.data();
+    a.dt = dt;
+    a.dt_w = dt_w;
+    a.lie_tol = lie_tol;
+    a.momentum_scale = momentum_scale;
+    a.maxit = maxit;
+    a.its = its;
+    a.res = res;
+    batch::nodes(a, j0, j1);
+  }
 
   /// Mass-proportional damping with rates c_ang (rotation) and c_lin (translation), 1/s, both >= 0:
   /// D_j = C^{1/2} K_j C^{1/2}. Both zero switches damping off.

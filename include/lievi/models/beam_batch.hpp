@@ -1,0 +1,62 @@
+#pragma once
+/// @file lievi/models/beam_batch.hpp
+/// @brief Node- and segment-batched kernels of the exact-Cayley beam step, vectorised across nodes
+/// (src/models/beam_batch.cpp): the three sweeps of field::StaggeredStepper (stresses, node solve and
+/// reconstruction, strains) for beams whose inertia K_j and stiffness P_e are diagonal (every section given
+/// by its constants), without damping or point loads, with gravity and Type-I noise (none, common,
+/// independent or modes).
+///
+/// The same equations as Beam::post / Beam::pre, Beam::reduced_solve (damping off), Cayley<SE3>::tau,
+/// Beam::transport and Beam::relative, written component-wise on packs of 8 nodes (GCC vector extensions,
+/// compiled for AVX-512, AVX2 and baseline x86-64 with function multiversioning; no floating-point
+/// contraction). Each lane's arithmetic is the same sequence of IEEE operations whichever ISA runs it and
+/// however the nodes are grouped, so results are bitwise the same for any thread count and machine. They
+/// differ from the generic (Eigen) path only by round-off (another evaluation order of the same formulas).
+///
+/// Arrays are the stepper's AoS storage seen as doubles: an SE(3) pose as 12 (R column-major, then p; see
+/// lie::SE3::data), an algebra element as 6 (angular part first).
+#include <cstddef>
+
+namespace lievi::models::batch {
+
+/// Sweep 1 on segments [e0, e1): Pi = P (gamma - E), B = ds gamma, f^- = (dtau_B^{-1})^* Pi,
+/// f^+ = (dtau_{-B}^{-1})^* Pi. p6: the 6 diagonal entries of P per segment.
+void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
+              const double* p6, double* fm, double* fp);
+
+/// Sweep 3 on segments [e0, e1) (segment e from node e to node e + 1): gamma = tau^{-1}(g_e^{-1} g_{e+1}) / ds.
+/// A segment whose relative rotation is within tol::cayley_margin of pi (1 + tr R_rel below the margin, or
+/// not finite) gets NaN strains. Returns whether any segment's strain is not finite.
+bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma);
+
+/// Inputs and outputs of the node sweep on interior nodes (left segment j - 1, right segment j, weight ds).
+struct NodeArgs {
+  double* g = nullptr;          ///< 12 per node, updated to g_j^{n+1}
+  double* zeta = nullptr;       ///< 6 per node: the warm start zeta^{n-1/2} in, zeta^{n+1/2} out
+  double* A = nullptr;          ///< 6 per node: the increments A_j = dt zeta + theta (out)
+  double* Mt = nullptr;         ///< 6 per node: the transported pre-momentum M~_j^n in, M~_j^{n+1} out
+  const double* fm = nullptr;   ///< 6 per segment: f^- of sweep 1
+  const double* fp = nullptr;   ///< 6 per segment: f^+ of sweep 1
+  const double* k4 = nullptr;   ///< 4 per node: K_11, K_22, K_33 and the isotropic translational K_44
+  const double* rhoA = nullptr; ///< rho A per node (gravity); null: no gravity
+  double gravity[3] = {0.0, 0.0, 0.0};
+  const double* theta_common = nullptr;  ///< 6: the common-noise increment theta; null otherwise
+  const double* theta_node = nullptr;    ///< 6 per node: theta_j (noise modes); null otherwise
+  const double* dW = nullptr;            ///< independent noise: theta_j = amp dW_j (null otherwise)
+  const double* amp = nullptr;           ///< 6: the amplitude Theta of independent noise
+  double dt = 0.0;
+  double dt_w = 0.0;            ///< dt / ds (interior nodes have weight ds)
+  double lie_tol = 0.0;         ///< Newton: stop at residual <= lie_tol max(|M|_inf, momentum_scale)
+  double momentum_scale = 0.0;
+  int maxit = 0;
+  int* its = nullptr;           ///< per node: Newton iterations, or -1 - iterations on failure
+  double* res = nullptr;        ///< per node: the last residual
+};
+
+/// Sweep 2 on interior nodes [j0, j1): M = M~ + (dt / ds)(f^-_j - f^+_{j-1}) + dt rho A R^T g, the reduced local
+/// solve of Beam::reduced_solve (Newton in R^3 on the rotation, the translation in closed form, at least one
+/// update), A = dt zeta + theta, g <- g cay(A), M~ <- Ad*_{cay(A)} M. A node whose solve fails (its < 0) keeps
+/// its state.
+void nodes(const NodeArgs& args, std::ptrdiff_t j0, std::ptrdiff_t j1);
+
+}  // namespace lievi::models::batch
