@@ -242,3 +242,38 @@ TEST(BeamBatch, CayleySingularityNamesTheSegment) {
     }
   }
 }
+
+TEST(BeamBatch, SameBitsForEveryInstructionSet) {
+  // packs of 2 (SSE2), 4 (AVX2) and 8 (AVX-512) lanes: each lane's arithmetic is the same IEEE sequence, so the
+  // runs agree bitwise; only the instruction sets this CPU has can be compared
+  namespace batch = lievi::models::batch;
+  const batch::Isa start = batch::isa();
+  std::vector<std::vector<double>> runs;
+  std::vector<std::string> names;
+  for (batch::Isa want : {batch::Isa::sse2, batch::Isa::avx2, batch::Isa::avx512}) {
+    if (batch::force_isa(want) != want) continue;  // not on this CPU
+    names.emplace_back(batch::isa_name(want));
+    for (const Case& c : {Case{Problem::rod, 37, NoiseMode::independent}, Case{Problem::ring, 19, NoiseMode::common}}) {
+      Stepper st = make(c, true);
+      for (int n = 0; n < 200; ++n) ASSERT_TRUE(st.step().ok);
+      if (names.size() > runs.size()) runs.emplace_back();
+      lievi::test::beam::append_poses(st, runs.back());
+      for (long j = 0; j < st.grid().n_nodes(); ++j)
+        for (int i = 0; i < 6; ++i) {
+          runs.back().push_back(st.pre_momentum()[NodeIndex{j}][i]);
+          runs.back().push_back(st.zeta()[NodeIndex{j}][i]);
+        }
+    }
+  }
+  batch::force_isa(start);
+  ASSERT_GE(runs.size(), 1u);
+  std::printf("compared instruction sets:");
+  for (const auto& n : names) std::printf(" %s", n.c_str());
+  std::printf("\n");
+  for (std::size_t r = 1; r < runs.size(); ++r) {
+    ASSERT_EQ(runs[r].size(), runs[0].size());
+    long mismatches = 0;
+    for (std::size_t i = 0; i < runs[0].size(); ++i) mismatches += runs[r][i] != runs[0][i];
+    EXPECT_EQ(mismatches, 0) << names[r] << " vs " << names[0];
+  }
+}

@@ -7,17 +7,28 @@
 /// independent or modes).
 ///
 /// The same equations as Beam::post / Beam::pre, Beam::reduced_solve (damping off), Cayley<SE3>::tau,
-/// Beam::transport and Beam::relative, written component-wise on packs of 8 nodes (GCC vector extensions,
-/// compiled for AVX-512, AVX2 and baseline x86-64 with function multiversioning; no floating-point
-/// contraction). Each lane's arithmetic is the same sequence of IEEE operations whichever ISA runs it and
+/// Beam::transport and Beam::relative, written component-wise on packs of nodes (GCC vector extensions; no floating-point contraction). Each lane's arithmetic is the same sequence of IEEE operations whichever ISA runs it and
 /// however the nodes are grouped, so results are bitwise the same for any thread count and machine. They
 /// differ from the generic (Eigen) path only by round-off (another evaluation order of the same formulas).
+///
+/// The kernels exist for three instruction sets (packs of 8, 4 and 2 doubles); the widest the CPU supports
+/// is used. Because each lane's arithmetic does not depend on the pack width, all three give the same bits.
 ///
 /// Arrays are the stepper's AoS storage seen as doubles: an SE(3) pose as 12 (R column-major, then p; see
 /// lie::SE3::data), an algebra element as 6 (angular part first).
 #include <cstddef>
 
 namespace lievi::models::batch {
+
+/// Instruction sets of the kernels, narrowest first: SSE2 (baseline x86-64, packs of 2), AVX2 (4), AVX-512 (8).
+enum class Isa { sse2, avx2, avx512 };
+/// The instruction set the kernels use now (at start: the widest the CPU supports, capped by the environment
+/// variable LIEVI_BATCH_ISA = sse2 | avx2 | avx512 when it is set).
+[[nodiscard]] Isa isa();
+/// Use `want`, or the widest supported one if the CPU lacks it; returns the one in use. For tests and
+/// benchmarks (the results are the same bits for every choice); not thread-safe against running kernels.
+Isa force_isa(Isa want);
+[[nodiscard]] const char* isa_name(Isa i);
 
 /// Sweep 1 on segments [e0, e1): Pi = P (gamma - E), B = ds gamma, f^- = (dtau_B^{-1})^* Pi,
 /// f^+ = (dtau_{-B}^{-1})^* Pi. p6: the 6 diagonal entries of P per segment.
