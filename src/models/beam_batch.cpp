@@ -5,8 +5,10 @@
 // (CMakeLists.txt), so a lane's result is the same IEEE sequence whatever the pack width and whatever the
 // other lanes hold. Each kernel is compiled three times, for AVX-512 (W = 8), AVX2 (W = 4) and baseline x86-64
 // (SSE2, W = 2), and the widest the CPU supports is used (the environment variable LIEVI_BATCH_ISA = sse2 or
-// avx2 caps it at start-up; force_isa sets it, for tests). A partial pack at the end of a range repeats its last node in the unused lanes and stores only the
-// valid ones.
+// avx2 caps it at start-up; force_isa sets it, for tests). A partial pack at the end of a range repeats its
+// last node in the unused lanes and stores only the valid ones. Full packs move each item's components in
+// 16-byte pairs and transpose them in registers (load_block, store_block): the arrays are the stepper's AoS
+// storage, and element-by-element gathers and scatters cost more than the arithmetic.
 #include "lievi/models/beam_batch.hpp"
 
 #include <algorithm>
@@ -142,26 +144,123 @@ struct Lanes {
   [[nodiscard]] LIEVI_LANE int valid() const { return Full ? L : count; }
 };
 /// Component c of items with S doubles each, offset by `shift` items.
+/// The address of item first + shift of a full pack, hidden from the optimiser: GCC would otherwise compute
+/// the address of every lane of every component once, share them between a kernel's loads and stores and
+/// keep them on the stack across the whole kernel (one extra load per element stored); this way each access
+/// is the base register plus a constant offset.
+template <int S>
+LIEVI_LANE const double* opaque_row(const double* base, std::ptrdiff_t item) {
+  const double* q = base + item * S;
+  __asm__ __volatile__("" : "+r"(q));
+  return q;
+}
 template <int S, bool F, int W>
 LIEVI_LANE typename PackT<W>::v load(const double* base, const Lanes<F, W>& ln, int c, std::ptrdiff_t shift = 0) {
   typename PackT<W>::v r{};
-  for (int l = 0; l < W; ++l) r[l] = base[(ln.at(l) + shift) * S + c];
+  if constexpr (F) {
+    const double* q = opaque_row<S>(base, ln.first + shift);
+    for (int l = 0; l < W; ++l) r[l] = q[l * S + c];
+  } else {
+    for (int l = 0; l < W; ++l) r[l] = base[(ln.at(l) + shift) * S + c];
+  }
   return r;
-}
-template <int S, bool F, int W>
-LIEVI_LANE V3<typename PackT<W>::v> load3(const double* base, const Lanes<F, W>& ln, int c, std::ptrdiff_t shift = 0) {
-  return {load<S>(base, ln, c, shift), load<S>(base, ln, c + 1, shift), load<S>(base, ln, c + 2, shift)};
 }
 /// Store component c of the valid lanes.
 template <int S, bool F, int W>
 LIEVI_LANE void store(double* base, const Lanes<F, W>& ln, int c, typename PackT<W>::v x) {
-  for (int l = 0; l < ln.valid(); ++l) base[ln.at(l) * S + c] = x[l];
+  if constexpr (F) {
+    double* q = const_cast<double*>(opaque_row<S>(base, ln.first));
+    for (int l = 0; l < W; ++l) q[l * S + c] = x[l];
+  } else {
+    for (int l = 0; l < ln.valid(); ++l) base[ln.at(l) * S + c] = x[l];
+  }
 }
+/// The S components of W items (S doubles each, item first + shift on), component c in r[c].
+template <int S, int W>
+struct Block {
+  typename PackT<W>::v r[S];
+  /// Components c, c + 1, c + 2.
+  [[nodiscard]] LIEVI_LANE V3<typename PackT<W>::v> p3(int c) const { return {r[c], r[c + 1], r[c + 2]}; }
+};
+typedef double Pair __attribute__((vector_size(16)));
+/// Interleave: lanes 0, W, 2, W + 2, ... of (a, b), and 1, W + 1, 3, W + 3, ... For the lanes of two
+/// components x, y these are [x0 y0 x2 y2 ...] and [x1 y1 x3 y3 ...], and back (the same permutations).
+template <class V>
+LIEVI_LANE void interleave(V a, V b, V& even, V& odd) {
+  constexpr int W = sizeof(V) / sizeof(double);
+  if constexpr (W == 2) {
+    even = __builtin_shufflevector(a, b, 0, 2);
+    odd = __builtin_shufflevector(a, b, 1, 3);
+  } else if constexpr (W == 4) {
+    even = __builtin_shufflevector(a, b, 0, 4, 2, 6);
+    odd = __builtin_shufflevector(a, b, 1, 5, 3, 7);
+  } else {
+    even = __builtin_shufflevector(a, b, 0, 8, 2, 10, 4, 12, 6, 14);
+    odd = __builtin_shufflevector(a, b, 1, 9, 3, 11, 5, 13, 7, 15);
+  }
+}
+/// The pack [p[0] p[1] ... ] of W / 2 pairs.
+template <int W>
+LIEVI_LANE typename PackT<W>::v join(const Pair* p) {
+  if constexpr (W == 2) {
+    return p[0];
+  } else if constexpr (W == 4) {
+    return __builtin_shufflevector(p[0], p[1], 0, 1, 2, 3);
+  } else {
+    typedef double Quad __attribute__((vector_size(32)));
+    const Quad lo = __builtin_shufflevector(p[0], p[1], 0, 1, 2, 3), hi = __builtin_shufflevector(p[2], p[3], 0, 1, 2, 3);
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+  }
+}
+/// Pair k (lanes 2k, 2k + 1) of x.
+template <class V>
+LIEVI_LANE Pair pair_of(V x, int k) {
+  return Pair{x[2 * k], x[2 * k + 1]};
+}
+/// Load a block. Full packs and even S: each item's components in pairs (16-byte loads), transposed in
+/// registers; otherwise element by element. S = 1 and a full pack: one contiguous load.
 template <int S, bool F, int W>
-LIEVI_LANE void store3(double* base, const Lanes<F, W>& ln, int c, const V3<typename PackT<W>::v>& x) {
-  store<S>(base, ln, c, x.x);
-  store<S>(base, ln, c + 1, x.y);
-  store<S>(base, ln, c + 2, x.z);
+LIEVI_LANE Block<S, W> load_block(const double* base, const Lanes<F, W>& ln, std::ptrdiff_t shift = 0) {
+  using V = typename PackT<W>::v;
+  Block<S, W> b;
+  if constexpr (F && S == 1) {
+    __builtin_memcpy(&b.r[0], opaque_row<1>(base, ln.first + shift), sizeof(V));
+  } else if constexpr (F && S % 2 == 0) {
+    const double* q = opaque_row<S>(base, ln.first + shift);
+    for (int c = 0; c < S; c += 2) {
+      Pair ev[W / 2], od[W / 2];  // items 0, 2, 4, ... and 1, 3, 5, ...: (x_l, y_l) of components c, c + 1
+      for (int k = 0; k < W / 2; ++k) {
+        __builtin_memcpy(&ev[k], q + (2 * k) * S + c, sizeof(Pair));
+        __builtin_memcpy(&od[k], q + (2 * k + 1) * S + c, sizeof(Pair));
+      }
+      interleave(join<W>(ev), join<W>(od), b.r[c], b.r[c + 1]);
+    }
+  } else {
+    for (int c = 0; c < S; ++c) b.r[c] = load<S>(base, ln, c, shift);
+  }
+  return b;
+}
+/// Store a block (the valid lanes of a partial pack).
+template <int S, bool F, int W>
+LIEVI_LANE void store_block(double* base, const Lanes<F, W>& ln, const Block<S, W>& b) {
+  using V = typename PackT<W>::v;
+  if constexpr (F && S % 2 == 0) {
+    double* q = const_cast<double*>(opaque_row<S>(base, ln.first));
+    for (int c = 0; c < S; c += 2) {
+      V ev, od;  // [x0 y0 x2 y2 ...], [x1 y1 x3 y3 ...]
+      interleave(b.r[c], b.r[c + 1], ev, od);
+      // opaque: GCC would fold the interleave into one two-source permute per pair; this way each pair is
+      // one 128-bit extract to memory
+      __asm__("" : "+v"(ev), "+v"(od));
+      for (int k = 0; k < W / 2; ++k) {
+        const Pair e = pair_of(ev, k), o = pair_of(od, k);
+        __builtin_memcpy(q + (2 * k) * S + c, &e, sizeof(Pair));
+        __builtin_memcpy(q + (2 * k + 1) * S + c, &o, sizeof(Pair));
+      }
+    }
+  } else {
+    for (int c = 0; c < S; ++c) store<S>(base, ln, c, b.r[c]);
+  }
 }
 /// Run pack(Lanes) over [b, e): full packs, then the partial one.
 template <int W, class Pack>
@@ -175,9 +274,8 @@ LIEVI_LANE void stress_pack(const Lanes<F, W>& ln, double ds, const double* gamm
                             double* fm, double* fp) {
   using V = typename PackT<W>::v;
   using P3 = V3<V>;
-  const P3 ya = load3<6>(gamma, ln, 0), yl = load3<6>(gamma, ln, 3);
-  const P3 ea = load3<6>(E, ln, 0), el = load3<6>(E, ln, 3);
-  const P3 pa = load3<6>(p6, ln, 0), pl = load3<6>(p6, ln, 3);
+  const Block<6, W> yb = load_block<6>(gamma, ln), eb = load_block<6>(E, ln), pb = load_block<6>(p6, ln);
+  const P3 ya = yb.p3(0), yl = yb.p3(3), ea = eb.p3(0), el = eb.p3(3), pa = pb.p3(0), pl = pb.p3(3);
   const P3 da = ya - ea, dl = yl - el;
   const P3 m{pa.x * da.x, pa.y * da.y, pa.z * da.z}, n{pl.x * dl.x, pl.y * dl.y, pl.z * dl.z};
   const P3 om = ds * ya, v = ds * yl;
@@ -185,10 +283,9 @@ LIEVI_LANE void stress_pack(const Lanes<F, W>& ln, double ds, const double* gamm
   const P3 hon = 0.5 * cross(om, n), hom = 0.5 * cross(om, m);
   const P3 q = (0.25 * dot(om, m)) * om;
   const P3 nm = n + hon, np = n - hon;
-  store3<6>(fm, ln, 0, m + hom + q + 0.5 * cross(v, nm));
-  store3<6>(fm, ln, 3, nm);
-  store3<6>(fp, ln, 0, m - hom + q - 0.5 * cross(v, np));
-  store3<6>(fp, ln, 3, np);
+  const P3 fma = m + hom + q + 0.5 * cross(v, nm), fpa = m - hom + q - 0.5 * cross(v, np);
+  store_block<6>(fm, ln, Block<6, W>{{fma.x, fma.y, fma.z, nm.x, nm.y, nm.z}});
+  store_block<6>(fp, ln, Block<6, W>{{fpa.x, fpa.y, fpa.z, np.x, np.y, np.z}});
 }
 
 template <int W>
@@ -203,9 +300,9 @@ LIEVI_LANE typename PackT<W>::m strain_pack(const Lanes<F, W>& ln, double inv_ds
   using M = typename PackT<W>::m;
   using P3 = V3<V>;
   const V nan = splat<V>(std::numeric_limits<double>::quiet_NaN());
-  const P3 a0 = load3<12>(g, ln, 0), a1 = load3<12>(g, ln, 3), a2 = load3<12>(g, ln, 6), pa = load3<12>(g, ln, 9);
-  const P3 b0 = load3<12>(g, ln, 0, 1), b1 = load3<12>(g, ln, 3, 1), b2 = load3<12>(g, ln, 6, 1),
-           pb = load3<12>(g, ln, 9, 1);
+  const Block<12, W> ga = load_block<12>(g, ln), gb = load_block<12>(g, ln, 1);
+  const P3 a0 = ga.p3(0), a1 = ga.p3(3), a2 = ga.p3(6), pa = ga.p3(9);
+  const P3 b0 = gb.p3(0), b1 = gb.p3(3), b2 = gb.p3(6), pb = gb.p3(9);
   // R_rel = R_a^T R_b: entry (i, k) = column i of R_a · column k of R_b
   const V r01 = dot(a0, b1), r02 = dot(a0, b2), r10 = dot(a1, b0), r12 = dot(a1, b2), r20 = dot(a2, b0),
            r21 = dot(a2, b1);
@@ -218,8 +315,7 @@ LIEVI_LANE typename PackT<W>::m strain_pack(const Lanes<F, W>& ln, double inv_ds
   const M ok = (margin >= tol::cayley_margin) & ((sumabs(ang) + sumabs(lin)) <= DBL_MAX);
   ang = select(ok, ang, P3{nan, nan, nan});
   lin = select(ok, lin, P3{nan, nan, nan});
-  store3<6>(gamma, ln, 0, ang);
-  store3<6>(gamma, ln, 3, lin);
+  store_block<6>(gamma, ln, Block<6, W>{{ang.x, ang.y, ang.z, lin.x, lin.y, lin.z}});
   return ~ok;
 }
 
@@ -240,13 +336,14 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
   using P3 = V3<V>;
   const double dt = p.dt;
   const P3 grav{splat<V>(p.gravity[0]), splat<V>(p.gravity[1]), splat<V>(p.gravity[2])};
-  const P3 c0 = load3<12>(p.g, ln, 0), c1 = load3<12>(p.g, ln, 3), c2 = load3<12>(p.g, ln, 6),
-           pos = load3<12>(p.g, ln, 9);
+  const Block<12, W> gb = load_block<12>(p.g, ln);
+  const P3 c0 = gb.p3(0), c1 = gb.p3(3), c2 = gb.p3(6), pos = gb.p3(9);
   // M = M~ + (dt / ds)(f^-_j - f^+_{j-1}) [+ dt rho A R^T g]
-  P3 Ma = load3<6>(p.Mt, ln, 0) + p.dt_w * (load3<6>(p.fm, ln, 0) - load3<6>(p.fp, ln, 0, -1));
-  P3 Ml = load3<6>(p.Mt, ln, 3) + p.dt_w * (load3<6>(p.fm, ln, 3) - load3<6>(p.fp, ln, 3, -1));
+  const Block<6, W> mtb = load_block<6>(p.Mt, ln), fmb = load_block<6>(p.fm, ln), fpb = load_block<6>(p.fp, ln, -1);
+  P3 Ma = mtb.p3(0) + p.dt_w * (fmb.p3(0) - fpb.p3(0));
+  P3 Ml = mtb.p3(3) + p.dt_w * (fmb.p3(3) - fpb.p3(3));
   if (p.rhoA) {
-    const V s = dt * load<1>(p.rhoA, ln, 0);
+    const V s = dt * load_block<1>(p.rhoA, ln).r[0];
     Ml = Ml + s * P3{dot(c0, grav), dot(c1, grav), dot(c2, grav)};
   }
   P3 ta{}, tb{};
@@ -254,20 +351,22 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
     ta = {splat<V>(p.theta_common[0]), splat<V>(p.theta_common[1]), splat<V>(p.theta_common[2])};
     tb = {splat<V>(p.theta_common[3]), splat<V>(p.theta_common[4]), splat<V>(p.theta_common[5])};
   } else if (p.theta_node) {
-    ta = load3<6>(p.theta_node, ln, 0);
-    tb = load3<6>(p.theta_node, ln, 3);
+    const Block<6, W> tnb = load_block<6>(p.theta_node, ln);
+    ta = tnb.p3(0);
+    tb = tnb.p3(3);
   } else if (p.dW) {
-    const V dw = load<1>(p.dW, ln, 0);
+    const V dw = load_block<1>(p.dW, ln).r[0];
     ta = {p.amp[0] * dw, p.amp[1] * dw, p.amp[2] * dw};
     tb = {p.amp[3] * dw, p.amp[4] * dw, p.amp[5] * dw};
   }
-  const P3 ka = load3<4>(p.k4, ln, 0);
-  const V k = load<4>(p.k4, ln, 3);
+  const Block<4, W> kb = load_block<4>(p.k4, ln);
+  const P3 ka = kb.p3(0);
+  const V k = kb.r[3];
   const V scale = p.lie_tol * vmax(vmax(maxabs(Ma), maxabs(Ml)), splat<V>(p.momentum_scale));
   // Newton in R^3 on w (Beam::reduced_solve with damping off: alpha = k, beta = k / 2, h_l = 0, so
   // (alpha I + beta a^)^{-1} y = (y - ½ a × y + ¼ (a·y) a) / (k (1 + ¼ |a|²))). Lanes stop independently:
   // a finished lane's w is frozen, its iteration count and residual kept.
-  P3 w = load3<6>(p.zeta, ln, 0), v{};
+  P3 w = load_block<6>(p.zeta, ln).p3(0), v{};
   M done{}, failed{};
   V its{}, res{};
   for (int it = 0;; ++it) {
@@ -352,16 +451,10 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
     all = all && done[l] != 0;
   }
   if (all) {  // every lane solved (the rule): store whole components
-    store3<12>(p.g, ln, 0, n0);
-    store3<12>(p.g, ln, 3, n1);
-    store3<12>(p.g, ln, 6, n2);
-    store3<12>(p.g, ln, 9, np);
-    store3<6>(p.zeta, ln, 0, w);
-    store3<6>(p.zeta, ln, 3, v);
-    store3<6>(p.A, ln, 0, a);
-    store3<6>(p.A, ln, 3, b);
-    store3<6>(p.Mt, ln, 0, ma);
-    store3<6>(p.Mt, ln, 3, ml);
+    store_block<12>(p.g, ln, Block<12, W>{{n0.x, n0.y, n0.z, n1.x, n1.y, n1.z, n2.x, n2.y, n2.z, np.x, np.y, np.z}});
+    store_block<6>(p.zeta, ln, Block<6, W>{{w.x, w.y, w.z, v.x, v.y, v.z}});
+    store_block<6>(p.A, ln, Block<6, W>{{a.x, a.y, a.z, b.x, b.y, b.z}});
+    store_block<6>(p.Mt, ln, Block<6, W>{{ma.x, ma.y, ma.z, ml.x, ml.y, ml.z}});
     return;
   }
   for (int l = 0; l < ln.valid(); ++l) {  // a failed lane keeps its state
