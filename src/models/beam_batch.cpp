@@ -269,12 +269,26 @@ LIEVI_LANE void for_packs(std::ptrdiff_t b, std::ptrdiff_t e, Pack&& pack) {
   if (b < e) pack(Lanes<false, W>{b, static_cast<int>(e - b)});
 }
 
+/// The block of S components x[0 .. S) for every lane.
+template <int S, int W>
+LIEVI_LANE Block<S, W> splat_block(const double* x) {
+  Block<S, W> b;
+  for (int c = 0; c < S; ++c) b.r[c] = splat<typename PackT<W>::v>(x[c]);
+  return b;
+}
+/// Per-item data, or (uniform) one item's for all.
+template <int S, bool F, int W>
+LIEVI_LANE Block<S, W> load_or_splat(bool uniform, const double* base, const Lanes<F, W>& ln) {
+  return uniform ? splat_block<S, W>(base) : load_block<S>(base, ln);
+}
+
 template <bool F, int W>
 LIEVI_LANE void stress_pack(const Lanes<F, W>& ln, double ds, const double* gamma, const double* E, const double* p6,
-                            double* fm, double* fp) {
+                            bool uniform, double* fm, double* fp) {
   using V = typename PackT<W>::v;
   using P3 = V3<V>;
-  const Block<6, W> yb = load_block<6>(gamma, ln), eb = load_block<6>(E, ln), pb = load_block<6>(p6, ln);
+  const Block<6, W> yb = load_block<6>(gamma, ln), eb = load_or_splat<6>(uniform, E, ln),
+                    pb = load_or_splat<6>(uniform, p6, ln);
   const P3 ya = yb.p3(0), yl = yb.p3(3), ea = eb.p3(0), el = eb.p3(3), pa = pb.p3(0), pl = pb.p3(3);
   const P3 da = ya - ea, dl = yl - el;
   const P3 m{pa.x * da.x, pa.y * da.y, pa.z * da.z}, n{pl.x * dl.x, pl.y * dl.y, pl.z * dl.z};
@@ -290,8 +304,9 @@ LIEVI_LANE void stress_pack(const Lanes<F, W>& ln, double ds, const double* gamm
 
 template <int W>
 LIEVI_LANE void stresses_w(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-                           const double* p6, double* fm, double* fp) {
-  for_packs<W>(e0, e1, [&](const auto& ln) LIEVI_LANE_LAMBDA { stress_pack(ln, ds, gamma, E, p6, fm, fp); });
+                           const double* p6, bool uniform, double* fm, double* fp) {
+  for_packs<W>(e0, e1,
+               [&](const auto& ln) LIEVI_LANE_LAMBDA { stress_pack(ln, ds, gamma, E, p6, uniform, fm, fp); });
 }
 
 template <bool F, int W>
@@ -343,7 +358,7 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
   P3 Ma = mtb.p3(0) + p.dt_w * (fmb.p3(0) - fpb.p3(0));
   P3 Ml = mtb.p3(3) + p.dt_w * (fmb.p3(3) - fpb.p3(3));
   if (p.rhoA) {
-    const V s = dt * load_block<1>(p.rhoA, ln).r[0];
+    const V s = dt * load_or_splat<1>(p.uniform, p.rhoA, ln).r[0];
     Ml = Ml + s * P3{dot(c0, grav), dot(c1, grav), dot(c2, grav)};
   }
   P3 ta{}, tb{};
@@ -359,7 +374,7 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
     ta = {p.amp[0] * dw, p.amp[1] * dw, p.amp[2] * dw};
     tb = {p.amp[3] * dw, p.amp[4] * dw, p.amp[5] * dw};
   }
-  const Block<4, W> kb = load_block<4>(p.k4, ln);
+  const Block<4, W> kb = load_or_splat<4>(p.uniform, p.k4, ln);
   const P3 ka = kb.p3(0);
   const V k = kb.r[3];
   const V scale = p.lie_tol * vmax(vmax(maxabs(Ma), maxabs(Ml)), splat<V>(p.momentum_scale));
@@ -453,7 +468,7 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
   if (all) {  // every lane solved (the rule): store whole components
     store_block<12>(p.g, ln, Block<12, W>{{n0.x, n0.y, n0.z, n1.x, n1.y, n1.z, n2.x, n2.y, n2.z, np.x, np.y, np.z}});
     store_block<6>(p.zeta, ln, Block<6, W>{{w.x, w.y, w.z, v.x, v.y, v.z}});
-    store_block<6>(p.A, ln, Block<6, W>{{a.x, a.y, a.z, b.x, b.y, b.z}});
+    if (p.A) store_block<6>(p.A, ln, Block<6, W>{{a.x, a.y, a.z, b.x, b.y, b.z}});
     store_block<6>(p.Mt, ln, Block<6, W>{{ma.x, ma.y, ma.z, ml.x, ml.y, ml.z}});
     return;
   }
@@ -466,7 +481,7 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
     const double zv[6] = {w.x[l], w.y[l], w.z[l], v.x[l], v.y[l], v.z[l]};
     std::copy(zv, zv + 6, p.zeta + 6 * i);
     const double av[6] = {a.x[l], a.y[l], a.z[l], b.x[l], b.y[l], b.z[l]};
-    std::copy(av, av + 6, p.A + 6 * i);
+    if (p.A) std::copy(av, av + 6, p.A + 6 * i);
     const double mv[6] = {ma.x[l], ma.y[l], ma.z[l], ml.x[l], ml.y[l], ml.z[l]};
     std::copy(mv, mv + 6, p.Mt + 6 * i);
   }
@@ -480,8 +495,8 @@ LIEVI_LANE void nodes_w(const NodeArgs& p, std::ptrdiff_t j0, std::ptrdiff_t j1)
 // One instance per ISA: the width its registers hold (8 doubles for AVX-512, 4 for AVX2, 2 for SSE2).
 #define LIEVI_BATCH_ISA(suffix, attr, W)                                                                       \
   attr void stresses_##suffix(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma,          \
-                              const double* E, const double* p6, double* fm, double* fp) {                   \
-    stresses_w<W>(e0, e1, ds, gamma, E, p6, fm, fp);                                                         \
+                              const double* E, const double* p6, bool uniform, double* fm, double* fp) {     \
+    stresses_w<W>(e0, e1, ds, gamma, E, p6, uniform, fm, fp);                                                \
   }                                                                                                          \
   attr bool strains_##suffix(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g,           \
                              double* gamma) {                                                                \
@@ -533,17 +548,17 @@ const char* isa_name(Isa i) {
 }
 
 void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-              const double* p6, double* fm, double* fp) {
+              const double* p6, bool uniform, double* fm, double* fp) {
   if (e1 <= e0) return;
   switch (isa()) {
     case Isa::avx512:
-      return stresses_avx512(e0, e1, ds, gamma, E, p6, fm, fp);
+      return stresses_avx512(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
     case Isa::avx2:
-      return stresses_avx2(e0, e1, ds, gamma, E, p6, fm, fp);
+      return stresses_avx2(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
     case Isa::sse2:
       break;
   }
-  stresses_sse2(e0, e1, ds, gamma, E, p6, fm, fp);
+  stresses_sse2(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
 }
 bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma) {
   if (e1 <= e0) return false;

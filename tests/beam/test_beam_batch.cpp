@@ -46,8 +46,10 @@ using Stepper = StaggeredStepper<Beam<>>;
 
 /// The problems the batch covers. `rod`: clamped-free vertex rod under gravity, floppy (the benchmark's rod);
 /// `arc`: the prestressed §8.2 arc, free-free, with a large velocity field; `ring`: the periodic straight beam
-/// (closure = translation by the period) with a transverse and torsional wave.
-enum class Problem { rod, arc_cell, arc_vertex, ring };
+/// (closure = translation by the period) with a transverse and torsional wave; `tapered`: the rod with
+/// properties varying along it (stiffness, reference curvature, inertia and rho A per segment and node), so
+/// that the batch loads them per item instead of broadcasting one item's.
+enum class Problem { rod, arc_cell, arc_vertex, ring, tapered };
 
 struct Case {
   Problem problem;
@@ -56,15 +58,29 @@ struct Case {
 };
 
 Stepper make(const Case& c, bool batched, Stepper::Options o = {}) {
-  const double S = c.problem == Problem::rod ? 1.0 : 2 * std::numbers::pi / 3;
+  const bool rodlike = c.problem == Problem::rod || c.problem == Problem::tapered;
+  const double S = rodlike ? 1.0 : 2 * std::numbers::pi / 3;
   const Layout layout = c.problem == Problem::arc_cell ? Layout::cell : Layout::vertex;
-  const End left = c.problem == Problem::rod ? End::clamped : c.problem == Problem::ring ? End::periodic : End::free;
+  const End left = rodlike ? End::clamped : c.problem == Problem::ring ? End::periodic : End::free;
   const End right = c.problem == Problem::ring ? End::periodic : End::free;
   const Grid grid(layout, c.J, S, left, right);
   const long n = grid.n_nodes();
-  const Section sec = c.problem == Problem::rod ? Section::square(1000.0, 1e7, 0.5, 0.01) : table1();
+  const Section sec = rodlike ? Section::square(1000.0, 1e7, 0.5, 0.01) : table1();
   Beam<> b = Beam<>::uniform(sec, n, grid.n_segments());
-  if (c.problem == Problem::rod) b.gravity = Vec3(0, 0, -9.81);
+  if (rodlike) b.gravity = Vec3(0, 0, -9.81);
+  if (c.problem == Problem::tapered) {
+    for (long e = 0; e < grid.n_segments(); ++e) {
+      const auto i = static_cast<std::size_t>(e);
+      b.P_seg[i] *= 1.0 + 0.8 * static_cast<double>(e) / static_cast<double>(grid.n_segments());
+      b.E_seg[i][1] = 0.5 * std::sin(3.0 * static_cast<double>(e));  // a varying pre-curvature
+    }
+    for (long j = 0; j < n; ++j) {
+      const auto i = static_cast<std::size_t>(j);
+      const double f = 1.0 + 0.5 * std::cos(static_cast<double>(j));
+      b.K_node[i] *= f;
+      b.rhoA_node[i] *= f;
+    }
+  }
   if (c.problem == Problem::ring) b.closure = SE3(Mat3::Identity(), Vec3(S, 0, 0));
   o.batched = batched;
   if (o.dt == 0.0) o.dt = 0.4 * b.stable_dt(grid.ds());
@@ -85,7 +101,7 @@ Stepper make(const Case& c, bool batched, Stepper::Options o = {}) {
   NodeField<Vec6> z0(n);
   for (long j = 0; j < n; ++j) {
     const double s = grid.s(NodeIndex{j});
-    if (c.problem == Problem::rod) {
+    if (rodlike) {
       g0[NodeIndex{j}] = SE3(Mat3::Identity(), Vec3(s, 0, 0));
     } else if (c.problem == Problem::ring) {
       g0[NodeIndex{j}] = SE3(Mat3::Identity(), Vec3(s, 0, 0));
@@ -124,6 +140,19 @@ TEST(BeamBatch, UsedExactlyWhereItApplies) {
   // models the batch does not cover: damping, point loads, a non-diagonal stiffness, the exp retraction
   Beam<> b = Beam<>::uniform(table1(), 5, 4);
   EXPECT_TRUE(b.prepare_batch());
+  EXPECT_TRUE(b.batch_uniform_nodes && b.batch_uniform_segments);
+  {  // per-item data when the properties vary (end nodes may differ: they are not batched)
+    Beam<> t = b;
+    t.K_node[0] *= 2.0;
+    t.rhoA_node[4] *= 2.0;
+    EXPECT_TRUE(t.prepare_batch());
+    EXPECT_TRUE(t.batch_uniform_nodes);
+    t.rhoA_node[2] *= 2.0;
+    t.E_seg[3][1] = 0.1;
+    EXPECT_TRUE(t.prepare_batch());
+    EXPECT_FALSE(t.batch_uniform_nodes);
+    EXPECT_FALSE(t.batch_uniform_segments);
+  }
   b.set_damping(0.1, 0.1);
   EXPECT_FALSE(b.prepare_batch());
   b.set_damping(0, 0);
@@ -144,6 +173,7 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
       {Problem::arc_cell, 21},  {Problem::arc_vertex, 13, NoiseMode::independent},
       {Problem::arc_vertex, 13, NoiseMode::modes},
       {Problem::ring, 19},      {Problem::ring, 19, NoiseMode::independent}, {Problem::rod, 2},
+      {Problem::tapered, 37},   {Problem::tapered, 37, NoiseMode::independent},
       {Problem::arc_cell, 3},   {Problem::arc_cell, 2}, {Problem::arc_cell, 1}};
   for (const Case& c : cases) {
     Stepper a = make(c, true), b = make(c, false);

@@ -360,8 +360,8 @@ class StaggeredStepper {
   [[nodiscard]] const NodeField<Config>& g() const { return g_; }
   /// zeta^{n-1/2}: the velocity of the last step (at level 0, the start pre-velocity).
   [[nodiscard]] const HalfStepField<Algebra>& zeta() const { return zeta_; }
-  /// A_j^{n-1}: the group increments of the last step (abelian models with the `exact` variant do not keep
-  /// them at interior nodes: their strains do not need them).
+  /// A_j^{n-1}: the group increments of the last step (abelian models with the `exact` variant, and the
+  /// batched beam sweeps (batched()), do not keep them at interior nodes: their strains do not need them).
   [[nodiscard]] const HalfStepField<Algebra>& increments() const { return A_; }
   [[nodiscard]] const SegmentField<Algebra>& gamma() const { return gamma_; }
   /// Whether the steps use the model's batched sweeps (Options::batched).
@@ -715,7 +715,8 @@ class StaggeredStepper {
         parallel_chunks(1, n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
           if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
             for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
-          model_.batch_nodes(b, e, g, z, A, Mt, fm_.data(), fp_.data(), mode == NoiseMode::common ? &theta_c : nullptr,
+          // A is not stored at interior nodes: the exact variant's strains come from the configurations
+          model_.batch_nodes(b, e, g, z, nullptr, Mt, fm_.data(), fp_.data(), mode == NoiseMode::common ? &theta_c : nullptr,
                              tn, dW, amp, dt, dt_w, opt_.lie_tol, opt_.newton_maxit, itp, rp);
         });
         node(0);

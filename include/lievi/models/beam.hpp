@@ -131,6 +131,10 @@ struct Beam {
   /// Diagonal data of the batched kernels (models/beam_batch.hpp), filled by prepare_batch: per node K_11,
   /// K_22, K_33, K_44; per segment the diagonal of P.
   std::vector<double> batch_k4, batch_p6;
+  /// Set by prepare_batch: the interior nodes 1 .. n-2 have equal K and rho A (batch_uniform_nodes), all
+  /// segments equal P and E (batch_uniform_segments); the kernels then broadcast one item's values instead of
+  /// loading them per item.
+  bool batch_uniform_nodes = false, batch_uniform_segments = false;
 
   /// Whether the batched (vectorised) sweeps of models/beam_batch.hpp apply to this beam: the Cayley
   /// retraction, every K_j diagonal with isotropic translational inertia, every P_e diagonal (every section
@@ -153,6 +157,15 @@ struct Beam {
       for (const Mat6& K : K_node) batch_k4.insert(batch_k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
       for (const Mat6& P : P_seg)
         for (int i = 0; i < 6; ++i) batch_p6.push_back(P(i, i));
+      const std::size_t n = K_node.size(), m = P_seg.size();
+      batch_uniform_nodes = true;
+      for (std::size_t j = 2; j + 1 < n; ++j)
+        batch_uniform_nodes = batch_uniform_nodes && rhoA_node[j] == rhoA_node[1] &&
+                              std::equal(&batch_k4[4 * j], &batch_k4[4 * j] + 4, &batch_k4[4]);
+      batch_uniform_segments = true;
+      for (std::size_t e = 1; e < m; ++e)
+        batch_uniform_segments = batch_uniform_segments && E_seg[e] == E_seg[0] &&
+                                 std::equal(&batch_p6[6 * e], &batch_p6[6 * e] + 6, &batch_p6[0]);
       return true;
     }
   }
@@ -160,7 +173,8 @@ struct Beam {
   static_assert(sizeof(Vec6) == 6 * sizeof(double), "the batched kernels read arrays of Vec6 as 6 doubles each");
   /// Batched sweep 1 on segments [e0, e1) (valid after prepare_batch returned true).
   void batch_stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma, Vec6* fm, Vec6* fp) const {
-    batch::stresses(e0, e1, ds, gamma->data(), E_seg.data()->data(), batch_p6.data(), fm->data(), fp->data());
+    batch::stresses(e0, e1, ds, gamma->data(), E_seg.data()->data(), batch_p6.data(), batch_uniform_segments,
+                    fm->data(), fp->data());
   }
   /// Batched sweep 3 on segments [e0, e1) (segment e from node e to e + 1); returns whether a strain is not
   /// finite (a relative rotation near pi gives NaN).
@@ -169,6 +183,7 @@ struct Beam {
   }
   /// Batched sweep 2 on interior nodes [j0, j1) (weight ds, dt_w = dt / ds): see batch::nodes. Type-I noise:
   /// theta_common (common), theta_node per node (modes), dW with amplitude amp (independent), or none.
+  /// A (the increments) may be null: not stored.
   void batch_nodes(std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt, const Vec6* fm,
                    const Vec6* fp, const Vec6* theta_common, const Vec6* theta_node, const double* dW,
                    const Vec6& amp, double dt,
@@ -176,13 +191,15 @@ struct Beam {
     batch::NodeArgs a;
     a.g = g->data();
     a.zeta = zeta->data();
-    a.A = A->data();
+    a.A = A ? A->data() : nullptr;
     a.Mt = Mt->data();
     a.fm = fm->data();
     a.fp = fp->data();
-    a.k4 = batch_k4.data();
+    // uniform: the values of node 1 (the first interior node) for all
+    a.uniform = batch_uniform_nodes;
+    a.k4 = batch_k4.data() + (a.uniform ? 4 : 0);
     if (gravity.squaredNorm() > 0.0) {
-      a.rhoA = rhoA_node.data();
+      a.rhoA = rhoA_node.data() + (a.uniform ? 1 : 0);
       for (int i = 0; i < 3; ++i) a.gravity[i] = gravity[i];
     }
     a.theta_common = theta_common ? theta_common->data() : nullptr;

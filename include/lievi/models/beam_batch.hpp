@@ -31,9 +31,10 @@ Isa force_isa(Isa want);
 [[nodiscard]] const char* isa_name(Isa i);
 
 /// Sweep 1 on segments [e0, e1): Pi = P (gamma - E), B = ds gamma, f^- = (dtau_B^{-1})^* Pi,
-/// f^+ = (dtau_{-B}^{-1})^* Pi. p6: the 6 diagonal entries of P per segment.
+/// f^+ = (dtau_{-B}^{-1})^* Pi. E: 6 per segment; p6: the 6 diagonal entries of P per segment. uniform: E and p6
+/// hold one segment's values, the same for all (a uniform beam: no per-segment loads).
 void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-              const double* p6, double* fm, double* fp);
+              const double* p6, bool uniform, double* fm, double* fp);
 
 /// Sweep 3 on segments [e0, e1) (segment e from node e to node e + 1): gamma = tau^{-1}(g_e^{-1} g_{e+1}) / ds.
 /// A segment whose relative rotation is within tol::cayley_margin of pi (1 + tr R_rel below the margin, or
@@ -44,12 +45,13 @@ bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* 
 struct NodeArgs {
   double* g = nullptr;          ///< 12 per node, updated to g_j^{n+1}
   double* zeta = nullptr;       ///< 6 per node: the warm start zeta^{n-1/2} in, zeta^{n+1/2} out
-  double* A = nullptr;          ///< 6 per node: the increments A_j = dt zeta + theta (out)
+  double* A = nullptr;          ///< 6 per node: the increments A_j = dt zeta + theta (out); null: not stored
   double* Mt = nullptr;         ///< 6 per node: the transported pre-momentum M~_j^n in, M~_j^{n+1} out
   const double* fm = nullptr;   ///< 6 per segment: f^- of sweep 1
   const double* fp = nullptr;   ///< 6 per segment: f^+ of sweep 1
   const double* k4 = nullptr;   ///< 4 per node: K_11, K_22, K_33 and the isotropic translational K_44
   const double* rhoA = nullptr; ///< rho A per node (gravity); null: no gravity
+  bool uniform = false;         ///< k4 and rhoA hold one node's values, the same for all nodes of the sweep
   double gravity[3] = {0.0, 0.0, 0.0};
   const double* theta_common = nullptr;  ///< 6: the common-noise increment theta; null otherwise
   const double* theta_node = nullptr;    ///< 6 per node: theta_j (noise modes); null otherwise
