@@ -309,13 +309,33 @@ LIEVI_LANE void stresses_w(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, cons
                [&](const auto& ln) LIEVI_LANE_LAMBDA { stress_pack(ln, ds, gamma, E, p6, uniform, fm, fp); });
 }
 
+/// The block of items first + 1 ... (of the block b of items first ...): full packs shift b by one lane and
+/// load only the one new item; partial packs load it all.
+template <int S, bool F, int W>
+LIEVI_LANE Block<S, W> next_items(const Block<S, W>& b, const double* base, const Lanes<F, W>& ln) {
+  if constexpr (F) {
+    using V = typename PackT<W>::v;
+    const double* q = opaque_row<S>(base, ln.first + W);
+    Block<S, W> n;
+    for (int c = 0; c < S; ++c) {
+      const V last = splat<V>(q[c]);
+      if constexpr (W == 2) n.r[c] = __builtin_shufflevector(b.r[c], last, 1, 2);
+      else if constexpr (W == 4) n.r[c] = __builtin_shufflevector(b.r[c], last, 1, 2, 3, 4);
+      else n.r[c] = __builtin_shufflevector(b.r[c], last, 1, 2, 3, 4, 5, 6, 7, 8);
+    }
+    return n;
+  } else {
+    return load_block<S>(base, ln, 1);
+  }
+}
+
 template <bool F, int W>
 LIEVI_LANE typename PackT<W>::m strain_pack(const Lanes<F, W>& ln, double inv_ds, const double* g, double* gamma) {
   using V = typename PackT<W>::v;
   using M = typename PackT<W>::m;
   using P3 = V3<V>;
   const V nan = splat<V>(std::numeric_limits<double>::quiet_NaN());
-  const Block<12, W> ga = load_block<12>(g, ln), gb = load_block<12>(g, ln, 1);
+  const Block<12, W> ga = load_block<12>(g, ln), gb = next_items(ga, g, ln);
   const P3 a0 = ga.p3(0), a1 = ga.p3(3), a2 = ga.p3(6), pa = ga.p3(9);
   const P3 b0 = gb.p3(0), b1 = gb.p3(3), b2 = gb.p3(6), pb = gb.p3(9);
   // R_rel = R_a^T R_b: entry (i, k) = column i of R_a · column k of R_b
