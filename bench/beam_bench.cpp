@@ -38,7 +38,7 @@
 // glibc's mallinfo2() (in-use bytes, arena + mmap) before and after; "state_bytes_per_node" is the count of
 // the arrays known when this was written: per node g (SE3), zeta, A, M~ (Vec6), w, 1/w, Newton iterations and
 // residual; per segment gamma, f-, f+ (Vec6); the model's K (Mat6) per node, P (Mat6) and E (Vec6) per
-// segment, rho A per node.
+// segment, rho A per node; the batched sweeps' diagonal K (4 doubles) per node and diagonal P (6) per segment.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 #include <omp.h>
@@ -200,9 +200,10 @@ void BM_Memory(benchmark::State& state) {
     benchmark::DoNotOptimize(s.g().data());
     measured = static_cast<double>(after - before) / static_cast<double>(J + 1);
   }
+  // + the batched sweeps' diagonal copies: K_11 .. K_44 per node, diag P per segment (Beam::prepare_batch)
   constexpr double per_node = sizeof(SE3) + 3 * sizeof(Vec6) + 2 * sizeof(double) + sizeof(int) + sizeof(double) +
-                              sizeof(Mat6) + sizeof(double);
-  constexpr double per_segment = 3 * sizeof(Vec6) + sizeof(Mat6) + sizeof(Vec6);
+                              sizeof(Mat6) + sizeof(double) + 4 * sizeof(double);
+  constexpr double per_segment = 3 * sizeof(Vec6) + sizeof(Mat6) + sizeof(Vec6) + 6 * sizeof(double);
   state.counters["heap_bytes_per_node"] = measured;
   state.counters["state_bytes_per_node"] =
       (per_node * static_cast<double>(J + 1) + per_segment * static_cast<double>(J)) / static_cast<double>(J + 1);

@@ -154,6 +154,8 @@ struct Beam {
       for (const Mat6& P : P_seg)
         if (!diagonal(P)) return false;
       if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size()) return false;
+      batch_k4.reserve(4 * K_node.size());
+      batch_p6.reserve(6 * P_seg.size());
       for (const Mat6& K : K_node) batch_k4.insert(batch_k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
       for (const Mat6& P : P_seg)
         for (int i = 0; i < 6; ++i) batch_p6.push_back(P(i, i));
