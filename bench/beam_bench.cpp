@@ -8,7 +8,10 @@
 // K = 4 cosine modes Theta cos(k pi s/L)), Beam/Approx, Beam/ApproxCommon, Beam/ApproxIndependent,
 // Beam/ApproxModes4 (the `approx` variant, T-/+ = I -/+ ad*/2 and the linearised compatibility),
 // Beam/TypeIIIndependent (Type-II, field::TypeII with the constant-Theta
-// potential: the general-potential code path, Newton with the chain-rule Jacobian), all at J = 1e3, 1e4.
+// potential: the general-potential code path, Newton with the chain-rule Jacobian), all at J = 1e3, 1e4;
+// Beam/CayleyGeneric/J/1 (J = 100, 1e3, 1e4): Beam/Cayley with Options::batched = false, the generic per-node
+// path the batched sweeps (models/beam_batch.hpp) replace. Beam/Cayley runs the kernels of the widest ISA
+// the CPU has; LIEVI_BATCH_ISA=avx2 or sse2 in the environment measures the narrower ones.
 // Items processed = node-steps (J + 1 nodes per step, vertex layout), so "items_per_second" is node-steps/s and
 // "ns_per_node_step" its inverse; wall-clock times (UseRealTime: the sweeps are OpenMP loops).
 // "newton_per_node_step" = Newton iterations (Jacobian solves) per node-step over the timed steps
@@ -114,6 +117,7 @@ struct RodCase {
   lievi::field::Variant variant = lievi::field::Variant::exact;
   lievi::field::NoiseMode mode = lievi::field::NoiseMode::none;
   int n_modes = 0;
+  bool batched = true;  ///< Options::batched (false: the generic per-node path, for comparison)
 };
 
 /// The clamped rod under gravity with J segments (J + 1 nodes), straight along x and at rest.
@@ -128,6 +132,7 @@ lievi::field::StaggeredStepper<Beam<Ret>, Noise> make_rod(std::ptrdiff_t J, cons
   typename S::Options o;
   o.dt = kDtFraction * beam.stable_dt(grid.ds());
   o.variant = c.variant;
+  o.batched = c.batched;
   // Noise (issue 6): Theta = 0.01 on all six components, one Brownian motion (common), one per node
   // (independent), or K cosine modes Theta cos(k pi s / L) with stream mode k
   const Vec6 theta = Vec6::Constant(0.01);
@@ -300,6 +305,9 @@ const bool registered = [] {
   for (std::int64_t n : J)
     for (std::int64_t t : {1, 2}) add("Beam/Cayley", BM_Rod<Cayley>, {}, n, t);
   for (std::int64_t n : {std::int64_t{100}, std::int64_t{10000}}) add("Beam/Exp", BM_Rod<Exp>, {}, n, 1);
+  // the same step through the generic per-node (Eigen) path: what the batched sweeps replace
+  for (std::int64_t n : {std::int64_t{100}, std::int64_t{1000}, std::int64_t{10000}})
+    add("Beam/CayleyGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false}, n, 1);
   for (std::int64_t n : {std::int64_t{1000}, std::int64_t{10000}})
     for (std::int64_t t : {1, 2}) {
       add("Beam/CayleyCommon", BM_Rod<Cayley>, {Variant::exact, NoiseMode::common, 0}, n, t);
