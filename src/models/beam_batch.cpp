@@ -132,8 +132,6 @@ LIEVI_LANE V3<V> mat_vec(const V3<V>& c0, const V3<V>& c1, const V3<V>& c2, cons
 /// storing only the valid ones. Full packs get compile-time offsets from one base pointer.
 template <bool Full, int W>
 struct Lanes {
-  using V = typename PackT<W>::v;
-  using M = typename PackT<W>::m;
   static constexpr int L = W;
   std::ptrdiff_t first = 0;
   int count = W;
@@ -143,7 +141,6 @@ struct Lanes {
   }
   [[nodiscard]] LIEVI_LANE int valid() const { return Full ? L : count; }
 };
-/// Component c of items with S doubles each, offset by `shift` items.
 /// The address of item first + shift of a full pack, hidden from the optimiser: GCC would otherwise compute
 /// the address of every lane of every component once, share them between a kernel's loads and stores and
 /// keep them on the stack across the whole kernel (one extra load per element stored); this way each access
@@ -154,26 +151,17 @@ LIEVI_LANE const double* opaque_row(const double* base, std::ptrdiff_t item) {
   __asm__ __volatile__("" : "+r"(q));
   return q;
 }
+/// Component c of items with S doubles each, offset by `shift` items, element by element (partial packs).
 template <int S, bool F, int W>
 LIEVI_LANE typename PackT<W>::v load(const double* base, const Lanes<F, W>& ln, int c, std::ptrdiff_t shift = 0) {
   typename PackT<W>::v r{};
-  if constexpr (F) {
-    const double* q = opaque_row<S>(base, ln.first + shift);
-    for (int l = 0; l < W; ++l) r[l] = q[l * S + c];
-  } else {
-    for (int l = 0; l < W; ++l) r[l] = base[(ln.at(l) + shift) * S + c];
-  }
+  for (int l = 0; l < W; ++l) r[l] = base[(ln.at(l) + shift) * S + c];
   return r;
 }
-/// Store component c of the valid lanes.
+/// Store component c of the valid lanes, element by element (partial packs).
 template <int S, bool F, int W>
 LIEVI_LANE void store(double* base, const Lanes<F, W>& ln, int c, typename PackT<W>::v x) {
-  if constexpr (F) {
-    double* q = const_cast<double*>(opaque_row<S>(base, ln.first));
-    for (int l = 0; l < W; ++l) q[l * S + c] = x[l];
-  } else {
-    for (int l = 0; l < ln.valid(); ++l) base[ln.at(l) * S + c] = x[l];
-  }
+  for (int l = 0; l < ln.valid(); ++l) base[ln.at(l) * S + c] = x[l];
 }
 /// The S components of W items (S doubles each, item first + shift on), component c in r[c].
 template <int S, int W>
@@ -249,8 +237,8 @@ LIEVI_LANE void store_block(double* base, const Lanes<F, W>& ln, const Block<S, 
     for (int c = 0; c < S; c += 2) {
       V ev, od;  // [x0 y0 x2 y2 ...], [x1 y1 x3 y3 ...]
       interleave(b.r[c], b.r[c + 1], ev, od);
-      // opaque: GCC would fold the interleave into one two-source permute per pair; this way each pair is
-      // one 128-bit extract to memory
+      // opaque: GCC would fold the interleave into one two-source permute (and its index load) per pair;
+      // this way each pair is a 128-bit lane move and a store
       __asm__("" : "+v"(ev), "+v"(od));
       for (int k = 0; k < W / 2; ++k) {
         const Pair e = pair_of(ev, k), o = pair_of(od, k);
