@@ -363,8 +363,13 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
   const P3 c0 = gb.p3(0), c1 = gb.p3(3), c2 = gb.p3(6), pos = gb.p3(9);
   // M = M~ + (dt / ds)(f^-_j - f^+_{j-1}) [+ dt rho A R^T g]
   const Block<6, W> mtb = load_block<6>(p.Mt, ln), fmb = load_block<6>(p.fm, ln), fpb = load_block<6>(p.fp, ln, -1);
-  P3 Ma = mtb.p3(0) + p.dt_w * (fmb.p3(0) - fpb.p3(0));
-  P3 Ml = mtb.p3(3) + p.dt_w * (fmb.p3(3) - fpb.p3(3));
+  V dtw = splat<V>(p.dt_w);
+  if (p.end_node >= ln.at(0) && p.end_node <= ln.at(W - 1)) {  // the pack holding a solved end node
+    for (int l = 0; l < W; ++l)
+      if (ln.at(l) == p.end_node) dtw[l] = p.dt_w_end;
+  }
+  P3 Ma = mtb.p3(0) + dtw * (fmb.p3(0) - fpb.p3(0));
+  P3 Ml = mtb.p3(3) + dtw * (fmb.p3(3) - fpb.p3(3));
   if (p.rhoA) {
     const V s = dt * load_or_splat<1>(p.uniform, p.rhoA, ln).r[0];
     Ml = Ml + s * P3{dot(c0, grav), dot(c1, grav), dot(c2, grav)};

@@ -232,7 +232,9 @@ class StaggeredStepper {
     gamma_.assign(grid_.n_segments(), Model::zero());
     if constexpr (!Model::is_abelian) {
       Mt_.assign(n, Model::zero());
-      fm_.assign(grid_.n_segments(), Model::zero());
+      // one row per node at least: a free last end's missing right segment is a zero f^- row (the batched node
+      // sweep reads it; sweep 1 writes only the segments)
+      fm_.assign(std::max(grid_.n_segments(), n), Model::zero());
       fp_.assign(grid_.n_segments(), Model::zero());
     }
     w_.resize(static_cast<std::size_t>(n));
@@ -249,6 +251,10 @@ class StaggeredStepper {
     if constexpr (requires { model_.prepare_batch(); }) {
       batch_ = opt_.batched && !Noise::is_type_ii && opt_.variant == Variant::exact && model_.prepare_batch();
       if (batch_ && noise_.mode() == NoiseMode::modes) theta_node_.assign(n, Model::zero());
+      // the last node joins the batched node sweep when it is solved (a free or periodic end) and, if the sweep
+      // broadcasts the interior values, has them
+      batch_last_ = batch_ && n > 2 && !grid_.driven(NodeIndex{n - 1}) &&
+                    (!model_.batch_uniform_nodes || model_.batch_node_matches_interior(static_cast<std::size_t>(n - 1)));
     }
   }
 
@@ -361,7 +367,8 @@ class StaggeredStepper {
   /// zeta^{n-1/2}: the velocity of the last step (at level 0, the start pre-velocity).
   [[nodiscard]] const HalfStepField<Algebra>& zeta() const { return zeta_; }
   /// A_j^{n-1}: the group increments of the last step (abelian models with the `exact` variant, and the
-  /// batched beam sweeps (batched()), do not keep them at interior nodes: their strains do not need them).
+  /// batched beam sweeps (batched()), do not keep them at the nodes the batch solves — the interior ones and
+  /// a free or periodic last node: their strains do not need them).
   [[nodiscard]] const HalfStepField<Algebra>& increments() const { return A_; }
   [[nodiscard]] const SegmentField<Algebra>& gamma() const { return gamma_; }
   /// Whether the steps use the model's batched sweeps (Options::batched).
@@ -703,7 +710,8 @@ class StaggeredStepper {
     bool batched = false;
     if constexpr (requires { model_.prepare_batch(); }) {
       if (batch_ && n > 2) {
-        // interior nodes 1 .. n-2 (weight ds, never driven) batched, the two ends by the generic body
+        // interior nodes 1 .. n-2 (weight ds, never driven) batched, and the last node when it is solved
+        // (batch_last_, with its own weight); node 0 and a driven last node by the generic body
         const NoiseMode mode = noise_.mode();
         const Algebra theta_c = mode == NoiseMode::common ? noise_.theta(1) : Model::zero();
         const double* dW = mode == NoiseMode::independent ? noise_.raw().data() : nullptr;
@@ -712,15 +720,17 @@ class StaggeredStepper {
         int* itp = its.data();
         double* rp = res_.data();
         Algebra* tn = mode == NoiseMode::modes ? theta_node_.data() : nullptr;
-        parallel_chunks(1, n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
+        const std::ptrdiff_t end = batch_last_ ? n - 1 : -1;
+        const double dt_w_end = batch_last_ ? dt / w_[static_cast<std::size_t>(n - 1)] : 0.0;
+        parallel_chunks(1, batch_last_ ? n : n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
           if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
             for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
           // A is not stored at interior nodes: the exact variant's strains come from the configurations
           model_.batch_nodes(b, e, g, z, nullptr, Mt, fm_.data(), fp_.data(), mode == NoiseMode::common ? &theta_c : nullptr,
-                             tn, dW, amp, dt, dt_w, opt_.lie_tol, opt_.newton_maxit, itp, rp);
+                             tn, dW, amp, dt, dt_w, opt_.lie_tol, opt_.newton_maxit, itp, rp, end, dt_w_end);
         });
         node(0);
-        node(n - 1);
+        if (!batch_last_) node(n - 1);
         batched = true;
       }
     }
@@ -929,6 +939,7 @@ class StaggeredStepper {
   std::vector<int> its_;
   std::vector<char> reduced_;  ///< per node: the model's reduced local solve applies (fixed by the model)
   bool batch_ = false;         ///< the model's batched sweeps are used (see Options::batched)
+  bool batch_last_ = false;    ///< the last node is solved in the batched node sweep (see the constructor)
   NodeField<Algebra> theta_node_;  ///< batched sweeps with noise modes: theta_j of the step
   std::vector<double> res_;
   int newton_max_ = 0;

@@ -183,13 +183,21 @@ struct Beam {
   [[nodiscard]] bool batch_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const SE3* g, Vec6* gamma) const {
     return batch::strains(e0, e1, inv_ds, g->data(), gamma->data());
   }
-  /// Batched sweep 2 on interior nodes [j0, j1) (weight ds, dt_w = dt / ds): see batch::nodes. Type-I noise:
-  /// theta_common (common), theta_node per node (modes), dW with amplitude amp (independent), or none.
-  /// A (the increments) may be null: not stored.
+  /// Whether node j has the values of the first interior node (K_j and rho A), so that it can join a batched
+  /// node sweep that broadcasts them (batch_uniform_nodes); valid after prepare_batch returned true.
+  [[nodiscard]] bool batch_node_matches_interior(std::size_t j) const {
+    return j < rhoA_node.size() && rhoA_node.size() > 1 && rhoA_node[j] == rhoA_node[1] &&
+           std::equal(&batch_k4[4 * j], &batch_k4[4 * j] + 4, &batch_k4[4]);
+  }
+  /// Batched sweep 2 on nodes [j0, j1) with both segments (weight ds, dt_w = dt / ds), and optionally the
+  /// solved last node end_node of a free end (weight w_end, dt_w_end = dt / w_end; fm must hold a zero row
+  /// for its missing right segment): see batch::nodes. Type-I noise: theta_common (common), theta_node per
+  /// node (modes), dW with amplitude amp (independent), or none. A (the increments) may be null: not stored.
   void batch_nodes(std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt, const Vec6* fm,
                    const Vec6* fp, const Vec6* theta_common, const Vec6* theta_node, const double* dW,
                    const Vec6& amp, double dt,
-                   double dt_w, double lie_tol, int maxit, int* its, double* res) const {
+                   double dt_w, double lie_tol, int maxit, int* its, double* res, std::ptrdiff_t end_node = -1,
+                   double dt_w_end = 0.0) const {
     batch::NodeArgs a;
     a.g = g->data();
     a.zeta = zeta->data();
@@ -210,6 +218,8 @@ struct Beam {
     a.amp = amp.data();
     a.dt = dt;
     a.dt_w = dt_w;
+    a.end_node = end_node;
+    a.dt_w_end = dt_w_end;
     a.lie_tol = lie_tol;
     a.momentum_scale = momentum_scale;
     a.maxit = maxit;

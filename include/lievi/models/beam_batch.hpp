@@ -41,7 +41,8 @@ void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gam
 /// not finite) gets NaN strains. Returns whether any segment's strain is not finite.
 bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma);
 
-/// Inputs and outputs of the node sweep on interior nodes (left segment j - 1, right segment j, weight ds).
+/// Inputs and outputs of the node sweep on nodes with a left segment j - 1 and a right segment j (a free end's
+/// missing right segment is a zero row of fm), weight ds except at end_node.
 struct NodeArgs {
   double* g = nullptr;          ///< 12 per node, updated to g_j^{n+1}
   double* zeta = nullptr;       ///< 6 per node: the warm start zeta^{n-1/2} in, zeta^{n+1/2} out
@@ -59,6 +60,10 @@ struct NodeArgs {
   const double* amp = nullptr;           ///< 6: the amplitude Theta of independent noise
   double dt = 0.0;
   double dt_w = 0.0;            ///< dt / ds (interior nodes have weight ds)
+  /// A solved end node in the range (the last node of a free end: its ghost segment's f^- row is zero) with
+  /// its own weight: dt / w_end instead of dt_w for that node; -1: none.
+  std::ptrdiff_t end_node = -1;
+  double dt_w_end = 0.0;
   double lie_tol = 0.0;         ///< Newton: stop at residual <= lie_tol max(|M|_inf, momentum_scale)
   double momentum_scale = 0.0;
   int maxit = 0;
@@ -66,8 +71,8 @@ struct NodeArgs {
   double* res = nullptr;        ///< per node: the last residual
 };
 
-/// Sweep 2 on interior nodes [j0, j1): M = M~ + (dt / ds)(f^-_j - f^+_{j-1}) + dt rho A R^T g, the reduced local
-/// solve of Beam::reduced_solve (Newton in R^3 on the rotation, the translation in closed form, at least one
+/// Sweep 2 on nodes [j0, j1): M = M~ + (dt / w_j)(f^-_j - f^+_{j-1}) + dt rho A R^T g (w_j = ds except at
+/// end_node), the reduced local solve of Beam::reduced_solve (Newton in R^3 on the rotation, the translation in closed form, at least one
 /// update), A = dt zeta + theta, g <- g cay(A), M~ <- Ad*_{cay(A)} M. A node whose solve fails (its < 0) keeps
 /// its state.
 void nodes(const NodeArgs& args, std::ptrdiff_t j0, std::ptrdiff_t j1);
