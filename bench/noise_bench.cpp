@@ -1,13 +1,19 @@
 // The reproducible noise streams (lievi/noise/): ns per standard normal of the scalar `standard_normal`, of the
 // batch `standard_normals` over modes (count 10^3 and 10^5) and of `WienerIncrements::increments` at m = 0 (one
 // normal per node per step), and of Random123's raw Philox4x32-10 block for scale. Items per second = normals
-// per second; the "time_per_normal" counter is its inverse (seconds, SI prefix).
+// per second; the "time_per_normal" counter is its inverse (seconds, SI prefix). BM_NoiseFloorDivSqrt: a lower
+// bound of any implementation of the fixed Box-Muller of docs/interfaces.md on AVX-512 (its one division and one
+// square root per normal, nothing else).
 #include <benchmark/benchmark.h>
 
 #include <Random123/philox.h>
 
 #include <cstdint>
 #include <vector>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "lievi/noise/philox.hpp"
 #include "lievi/noise/wiener.hpp"
@@ -85,5 +91,36 @@ void BM_NoiseRawPhiloxBlock(benchmark::State& state) {
   set_rate(state, 1000);
 }
 BENCHMARK(BM_NoiseRawPhiloxBlock);
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/// The two operations of the fixed Box-Muller that no implementation avoids, eight lanes at a time: the
+/// division s = f / (2 + f) of the log kernel and the square root of -2 log u1 (IEEE: vdivpd and vsqrtpd,
+/// not pipelined on most cores). Per element = per normal of the independent-noise stream.
+__attribute__((target("avx512f"))) void div_sqrt_avx512(const double* a, double* out, std::size_t n) {
+  const __m512d two = _mm512_set1_pd(2.0);
+  for (std::size_t i = 0; i + 8 <= n; i += 8) {
+    const __m512d x = _mm512_loadu_pd(a + i);
+    const __m512d s = _mm512_div_pd(x, _mm512_add_pd(two, x));
+    _mm512_storeu_pd(out + i, _mm512_maskz_sqrt_pd(0xff, s));
+  }
+}
+void BM_NoiseFloorDivSqrt(benchmark::State& state) {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512f")) {
+    state.SkipWithError("needs AVX-512F");
+    return;
+  }
+  constexpr std::size_t n = 1024;  // L1-resident: the arithmetic, not the memory
+  std::vector<double> a(n), out(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = (static_cast<double>(i) + 0.5) / static_cast<double>(n);
+  for (auto _ : state) {
+    div_sqrt_avx512(a.data(), out.data(), n);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_rate(state, static_cast<std::int64_t>(n));
+}
+BENCHMARK(BM_NoiseFloorDivSqrt);
+#endif
 
 }  // namespace
