@@ -49,7 +49,9 @@ using Stepper = StaggeredStepper<Beam<>>;
 /// (closure = translation by the period) with a transverse and torsional wave; `tapered`: the rod with
 /// properties varying along it (stiffness, reference curvature, inertia and rho A per segment and node), so
 /// that the batch loads them per item instead of broadcasting one item's.
-enum class Problem { rod, arc_cell, arc_vertex, ring, tapered };
+/// `heavy_tip`: the rod with a heavier, stiffer last node (uniform interior), which the batch must leave to the
+/// generic body while it broadcasts the interior values.
+enum class Problem { rod, arc_cell, arc_vertex, ring, tapered, heavy_tip };
 
 struct Case {
   Problem problem;
@@ -58,7 +60,7 @@ struct Case {
 };
 
 Stepper make(const Case& c, bool batched, Stepper::Options o = {}) {
-  const bool rodlike = c.problem == Problem::rod || c.problem == Problem::tapered;
+  const bool rodlike = c.problem == Problem::rod || c.problem == Problem::tapered || c.problem == Problem::heavy_tip;
   const double S = rodlike ? 1.0 : 2 * std::numbers::pi / 3;
   const Layout layout = c.problem == Problem::arc_cell ? Layout::cell : Layout::vertex;
   const End left = rodlike ? End::clamped : c.problem == Problem::ring ? End::periodic : End::free;
@@ -80,6 +82,10 @@ Stepper make(const Case& c, bool batched, Stepper::Options o = {}) {
       b.K_node[i] *= f;
       b.rhoA_node[i] *= f;
     }
+  }
+  if (c.problem == Problem::heavy_tip) {
+    b.K_node.back() *= 1.5;
+    b.rhoA_node.back() *= 1.5;
   }
   if (c.problem == Problem::ring) b.closure = SE3(Mat3::Identity(), Vec3(S, 0, 0));
   o.batched = batched;
@@ -141,12 +147,16 @@ TEST(BeamBatch, UsedExactlyWhereItApplies) {
   Beam<> b = Beam<>::uniform(table1(), 5, 4);
   EXPECT_TRUE(b.prepare_batch());
   EXPECT_TRUE(b.batch_uniform_nodes && b.batch_uniform_segments);
-  {  // per-item data when the properties vary (end nodes may differ: they are not batched)
+  EXPECT_TRUE(b.batch_node_matches_interior(4));
+  {  // per-item data when the properties vary (end nodes may differ: node 0 is not batched, the last node joins
+     // a broadcasting batch only if it matches the interior)
     Beam<> t = b;
     t.K_node[0] *= 2.0;
     t.rhoA_node[4] *= 2.0;
     EXPECT_TRUE(t.prepare_batch());
     EXPECT_TRUE(t.batch_uniform_nodes);
+    EXPECT_FALSE(t.batch_node_matches_interior(4));
+    EXPECT_TRUE(t.batch_node_matches_interior(3));
     t.rhoA_node[2] *= 2.0;
     t.E_seg[3][1] = 0.1;
     EXPECT_TRUE(t.prepare_batch());
@@ -173,7 +183,7 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
       {Problem::arc_cell, 21},  {Problem::arc_vertex, 13, NoiseMode::independent},
       {Problem::arc_vertex, 13, NoiseMode::modes},
       {Problem::ring, 19},      {Problem::ring, 19, NoiseMode::independent}, {Problem::rod, 2},
-      {Problem::tapered, 37},   {Problem::tapered, 37, NoiseMode::independent},
+      {Problem::tapered, 37},   {Problem::tapered, 37, NoiseMode::independent}, {Problem::heavy_tip, 37},
       {Problem::rod, 300},  // one serial sweep (below kBlock / 4 = 512 nodes) over more than one chunk
       {Problem::arc_cell, 3},   {Problem::arc_cell, 2}, {Problem::arc_cell, 1}};
   for (const Case& c : cases) {
