@@ -725,7 +725,7 @@ class StaggeredStepper {
         parallel_chunks(1, batch_last_ ? n : n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
           if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
             for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
-          // A is not stored at interior nodes: the exact variant's strains come from the configurations
+          // A is not stored at the batched nodes: the exact variant's strains come from the configurations
           model_.batch_nodes(b, e, g, z, nullptr, Mt, fm_.data(), fp_.data(), mode == NoiseMode::common ? &theta_c : nullptr,
                              tn, dW, amp, dt, dt_w, opt_.lie_tol, opt_.newton_maxit, itp, rp, end, dt_w_end);
         });

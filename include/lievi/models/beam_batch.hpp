@@ -72,9 +72,9 @@ struct NodeArgs {
 };
 
 /// Sweep 2 on nodes [j0, j1): M = M~ + (dt / w_j)(f^-_j - f^+_{j-1}) + dt rho A R^T g (w_j = ds except at
-/// end_node), the reduced local solve of Beam::reduced_solve (Newton in R^3 on the rotation, the translation in closed form, at least one
-/// update), A = dt zeta + theta, g <- g cay(A), M~ <- Ad*_{cay(A)} M. A node whose solve fails (its < 0) keeps
-/// its state.
+/// end_node), the reduced local solve of Beam::reduced_solve (Newton in R^3 on the rotation, the translation in
+/// closed form, at least one update), A = dt zeta + theta, g <- g cay(A), M~ <- Ad*_{cay(A)} M. A node whose
+/// solve fails (its < 0) keeps its state.
 void nodes(const NodeArgs& args, std::ptrdiff_t j0, std::ptrdiff_t j1);
 
 }  // namespace lievi::models::batch
