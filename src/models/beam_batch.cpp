@@ -361,7 +361,7 @@ LIEVI_LANE void node_pack(const Lanes<F, W>& ln, const NodeArgs& p) {
   const P3 grav{splat<V>(p.gravity[0]), splat<V>(p.gravity[1]), splat<V>(p.gravity[2])};
   const Block<12, W> gb = load_block<12>(p.g, ln);
   const P3 c0 = gb.p3(0), c1 = gb.p3(3), c2 = gb.p3(6), pos = gb.p3(9);
-  // M = M~ + (dt / ds)(f^-_j - f^+_{j-1}) [+ dt rho A R^T g]
+  // M = M~ + (dt / w_j)(f^-_j - f^+_{j-1}) [+ dt rho A R^T g], w_j = ds except at a solved end node
   const Block<6, W> mtb = load_block<6>(p.Mt, ln), fmb = load_block<6>(p.fm, ln), fpb = load_block<6>(p.fp, ln, -1);
   V dtw = splat<V>(p.dt_w);
   if (p.end_node >= ln.at(0) && p.end_node <= ln.at(W - 1)) {  // the pack holding a solved end node
