@@ -1,11 +1,13 @@
 // The exact-Cayley beam sweeps on packs of nodes (see lievi/models/beam_batch.hpp for what they compute).
 //
 // Every function below is an elementwise computation on GCC vector-extension packs of W doubles: +, -, *, /
-// and comparisons only (Cayley is rational: no transcendental function), compiled with -ffp-contract=off
-// (CMakeLists.txt), so a lane's result is the same IEEE sequence whatever the pack width and whatever the
-// other lanes hold. Each kernel is compiled three times, for AVX-512 (W = 8), AVX2 (W = 4) and baseline x86-64
-// (SSE2, W = 2), and the widest the CPU supports is used (the environment variable LIEVI_BATCH_ISA = sse2 or
-// avx2 caps it at start-up; force_isa sets it, for tests). A partial pack at the end of a range repeats its
+// and comparisons only (Cayley is rational: no transcendental function), compiled with -ffp-contract=fast
+// (CMakeLists.txt): where the ISA has FMA, GCC fuses the multiply-adds, and it fuses the same products in every
+// instance, so a lane's result is the same IEEE sequence whatever the pack width, whether the pack is full or
+// partial and whatever the other lanes hold (AVX-512 and AVX2 + FMA give the same bits: tested; SSE2, without
+// FMA, differs from them by round-off). Each kernel is compiled three times, for AVX-512 (W = 8), AVX2 + FMA
+// (W = 4) and baseline x86-64 (SSE2, W = 2), and the widest the CPU supports is used (the environment variable
+// LIEVI_BATCH_ISA = sse2 or avx2 caps it at start-up; force_isa sets it, for tests). A partial pack at the end of a range repeats its
 // last node in the unused lanes and stores only the valid ones. Full packs move each item's components in
 // 16-byte pairs and transpose them in registers (load_block, store_block): the arrays are the stepper's AoS
 // storage, and element-by-element gathers and scatters cost more than the arithmetic.
@@ -517,14 +519,14 @@ LIEVI_LANE void nodes_w(const NodeArgs& p, std::ptrdiff_t j0, std::ptrdiff_t j1)
   }                                                                                                          \
   attr void nodes_##suffix(const NodeArgs& p, std::ptrdiff_t j0, std::ptrdiff_t j1) { nodes_w<W>(p, j0, j1); }
 LIEVI_BATCH_ISA(avx512, __attribute__((target("avx512f"))), 8)
-LIEVI_BATCH_ISA(avx2, __attribute__((target("avx2"))), 4)
+LIEVI_BATCH_ISA(avx2, __attribute__((target("avx2,fma"))), 4)
 LIEVI_BATCH_ISA(sse2, , 2)
 #undef LIEVI_BATCH_ISA
 
 Isa widest() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return Isa::avx512;
-  if (__builtin_cpu_supports("avx2")) return Isa::avx2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2;
   return Isa::sse2;
 }
 Isa narrower(Isa a, Isa b) { return static_cast<int>(a) < static_cast<int>(b) ? a : b; }

@@ -7,12 +7,14 @@
 /// independent or modes).
 ///
 /// The same equations as Beam::post / Beam::pre, Beam::reduced_solve (damping off), Cayley<SE3>::tau,
-/// Beam::transport and Beam::relative, written component-wise on packs of nodes (GCC vector extensions; no floating-point contraction). Each lane's arithmetic is the same sequence of IEEE operations whichever ISA runs it and
-/// however the nodes are grouped, so results are bitwise the same for any thread count and machine. They
-/// differ from the generic (Eigen) path only by round-off (another evaluation order of the same formulas).
+/// Beam::transport and Beam::relative, written component-wise on packs of nodes (GCC vector extensions, with
+/// multiply-adds fused where the instruction set has FMA). Each lane's arithmetic does not depend on how the
+/// nodes are grouped, so results are bitwise the same for any thread count. They differ from the generic
+/// (Eigen) path only by round-off (another evaluation order of the same formulas, and the fused products).
 ///
 /// The kernels exist for three instruction sets (packs of 8, 4 and 2 doubles); the widest the CPU supports
-/// is used. Because each lane's arithmetic does not depend on the pack width, all three give the same bits.
+/// is used. AVX-512 and AVX2 (with FMA) fuse the same products and give the same bits; baseline SSE2 has no
+/// FMA, so its results differ from theirs by round-off.
 ///
 /// Arrays are the stepper's AoS storage seen as doubles: an SE(3) pose as 12 (R column-major, then p; see
 /// lie::SE3::data), an algebra element as 6 (angular part first).
@@ -20,13 +22,15 @@
 
 namespace lievi::models::batch {
 
-/// Instruction sets of the kernels, narrowest first: SSE2 (baseline x86-64, packs of 2), AVX2 (4), AVX-512 (8).
+/// Instruction sets of the kernels, narrowest first: SSE2 (baseline x86-64, packs of 2), AVX2 with FMA (4),
+/// AVX-512 (8).
 enum class Isa { sse2, avx2, avx512 };
 /// The instruction set the kernels use now (at start: the widest the CPU supports, capped by the environment
 /// variable LIEVI_BATCH_ISA = sse2 | avx2 | avx512 when it is set).
 [[nodiscard]] Isa isa();
 /// Use `want`, or the widest supported one if the CPU lacks it; returns the one in use. For tests and
-/// benchmarks (the results are the same bits for every choice); not thread-safe against running kernels.
+/// benchmarks (avx2 and avx512 give the same bits, sse2 differs by round-off); not thread-safe against running
+/// kernels.
 Isa force_isa(Isa want);
 [[nodiscard]] const char* isa_name(Isa i);
 
