@@ -735,8 +735,18 @@ class StaggeredStepper {
       }
     }
     if (!batched) parallel_range(0, n, kBlock / 4, node);
+    // the outcome: the largest and total iteration counts in one branch-free pass (local accumulators: a
+    // member's would be a memory round trip per node); a failure (its < 0) is looked up after it
     StepReport r;
+    int lo = 0, hi = 0;
+    long long total = 0;
+    const int* ip = its.data();
     for (std::ptrdiff_t j = 0; j < n; ++j) {
+      lo = std::min(lo, ip[j]);
+      hi = std::max(hi, ip[j]);
+      total += ip[j];
+    }
+    for (std::ptrdiff_t j = 0; lo < 0 && j < n; ++j) {
       const int it = its[static_cast<std::size_t>(j)];
       if (it < 0) {
         r.ok = false;
@@ -749,9 +759,10 @@ class StaggeredStepper {
                         : "non-finite momentum or velocity in the local solve";
         return r;
       }
-      r.iterations = std::max(r.iterations, it);
-      newton_total_ += it;
+      newton_total_ += it;  // the nodes before the failing one, as the step counted them before
     }
+    r.iterations = hi;
+    newton_total_ += total;
     newton_max_ = std::max(newton_max_, r.iterations);
     return r;
   }
