@@ -239,6 +239,7 @@ Stepper<Cayley> make_spaghetti(std::ptrdiff_t J, std::uint32_t path) {
     f.tail<3>() = Rt * Vec3(0.1 * Mz, 0.0, 0.0);
     return f;
   };
+  beam.point_load_nodes = {0};
   typename Stepper<Cayley>::Options o;
   o.dt = std::min(1e-3, 0.5 * beam.stable_dt(grid.ds()));
   lievi::field::NoiseField<Vec6> nf(grid, lievi::field::NoiseMode::common, Vec6::Constant(1e-2), {},

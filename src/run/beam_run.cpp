@@ -158,6 +158,9 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
     factors.emplace_back([d](double t) { return d.factor(t); });
   }
   if (any) {
+    // the nodes with a wrench: point_load is called there only, and the batched node sweep solves the others
+    for (std::size_t j = 0; j < by_node.size(); ++j)
+      if (!by_node[j].empty()) b.point_load_nodes.push_back(static_cast<std::ptrdiff_t>(j));
     b.point_load = [factors, by_node](std::ptrdiff_t j, const SE3& g, double t) {
       Vec6 f = Vec6::Zero();
       for (const auto& l : by_node[static_cast<std::size_t>(j)]) {

@@ -57,6 +57,9 @@ struct Case {
   Problem problem;
   long J;
   NoiseMode mode = NoiseMode::none;
+  /// point loads (Beam::point_load_nodes) at the first node, an adjacent interior pair, one more interior node
+  /// and the last node: dead forces and follower torques and forces with time-varying factors
+  bool loaded = false;
 };
 
 Stepper make(const Case& c, bool batched, Stepper::Options o = {}) {
@@ -91,6 +94,22 @@ Stepper make(const Case& c, bool batched, Stepper::Options o = {}) {
   o.batched = batched;
   if (o.dt == 0.0) o.dt = 0.4 * b.stable_dt(grid.ds());
   if (!std::isfinite(o.dt)) o.dt = 1e-3;  // a single cell: no segment, no stability bound
+  if (c.loaded) {
+    // sized to the nodes' momenta: over the 300 steps of a test the impulse of each load is O(1) of them
+    const double F = rodlike ? 0.05 : 50.0, T = 0.1 * F, rate = 1.0 / (100 * o.dt);
+    const long mid = n / 3, other = (2 * n) / 3;
+    b.point_load_nodes = {0, mid, mid + 1, other, n - 1};
+    b.point_load = [=](std::ptrdiff_t j, const SE3& g, double t) {
+      Vec6 f = Vec6::Zero();
+      const double up = std::min(1.0, t * rate), wave = std::sin(3.0 * t * rate);
+      const Mat3 Rt = g.rotation().transpose();
+      if (j == 0 || j == other) f.tail<3>() = Rt * Vec3(0.0, up * F, -0.5 * F);  // dead force
+      if (j == mid) f.head<3>() = Vec3(wave * T, 0.0, T);                        // follower torque
+      if (j == mid + 1) f << Rt * Vec3(0.0, 0.0, up * T), Vec3(F * wave, 0.0, 0.0);  // dead torque, follower force
+      if (j == n - 1) f << Vec3(0.0, T, 0.0), Vec3(0.0, 0.0, -up * F);              // follower wrench
+      return f;
+    };
+  }
   Vec6 theta;
   theta << 0.02, -0.01, 0.03, 0.01, 0.02, -0.015;
   // noise modes: two fields Theta_k(s) = Theta cos(k pi s / S) (k = 0, 1), varying along the beam
@@ -167,12 +186,34 @@ TEST(BeamBatch, UsedExactlyWhereItApplies) {
   EXPECT_FALSE(b.prepare_batch());
   b.set_damping(0, 0);
   b.point_load = [](std::ptrdiff_t, const SE3&, double) { return Vec6(Vec6::Zero()); };
-  EXPECT_FALSE(b.prepare_batch());
+  EXPECT_FALSE(b.prepare_batch());  // point loads on every node
+  b.point_load_nodes = {1, 3};      // on listed nodes only: those by the generic body, the rest batched
+  EXPECT_TRUE(b.prepare_batch());
+  EXPECT_EQ(b.batch_generic_nodes(), b.point_load_nodes);
+  for (const std::vector<std::ptrdiff_t>& bad : {std::vector<std::ptrdiff_t>{3, 1}, {1, 1}, {-1}, {5}}) {
+    b.point_load_nodes = bad;  // not increasing, repeated, not a node of the 5
+    EXPECT_THROW((void)b.prepare_batch(), std::invalid_argument);
+  }
+  b.point_load_nodes.clear();
   b.point_load = nullptr;
   b.P_seg[2](0, 1) = b.P_seg[2](1, 0) = 1.0;
   EXPECT_FALSE(b.prepare_batch());
   Beam<lievi::lie::Exp<SE3>> e = Beam<lievi::lie::Exp<SE3>>::uniform(table1(), 5, 4);
   EXPECT_FALSE(e.prepare_batch());
+}
+
+TEST(BeamBatch, PointLoadsActOnTheListedNodesOnly) {
+  // with point_load_nodes given, Beam::load calls point_load at those nodes only (on every path), so a hook
+  // that returns a wrench everywhere acts on the listed nodes; without the list, on every node
+  Beam<> b = Beam<>::uniform(table1(), 6, 5);
+  b.point_load = [](std::ptrdiff_t j, const SE3&, double t) { return Vec6(Vec6::Constant(1.0 + j + t)); };
+  const SE3 g;
+  for (long j = 0; j < 6; ++j) EXPECT_EQ(b.load(j, g, 0.5, 0.2), Vec6(Vec6::Constant(1.5 + j))) << j;
+  b.point_load_nodes = {2, 5};
+  for (long j = 0; j < 6; ++j) {
+    const Vec6 want = j == 2 || j == 5 ? Vec6(Vec6::Constant(1.5 + j)) : Vec6(Vec6::Zero());
+    EXPECT_EQ(b.load(j, g, 0.5, 0.2), want) << j;
+  }
 }
 
 TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
@@ -185,7 +226,11 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
       {Problem::ring, 19},      {Problem::ring, 19, NoiseMode::independent}, {Problem::rod, 2},
       {Problem::tapered, 37},   {Problem::tapered, 37, NoiseMode::independent}, {Problem::heavy_tip, 37},
       {Problem::rod, 300},  // one serial sweep (below kBlock / 4 = 512 nodes) over more than one chunk
-      {Problem::arc_cell, 3},   {Problem::arc_cell, 2}, {Problem::arc_cell, 1}};
+      {Problem::arc_cell, 3},   {Problem::arc_cell, 2}, {Problem::arc_cell, 1},
+      // point loads by the generic body inside the batched sweep: free last node (arc), periodic last node
+      // (ring), clamped rod with noise; the batched ranges split around the loaded nodes, leaving partial packs
+      {Problem::arc_vertex, 37, NoiseMode::none, true}, {Problem::ring, 19, NoiseMode::none, true},
+      {Problem::rod, 37, NoiseMode::independent, true}};
   for (const Case& c : cases) {
     Stepper a = make(c, true), b = make(c, false);
     ASSERT_TRUE(a.batched());
@@ -212,8 +257,9 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
     auto gam = [](const auto& st, long e) { return st.gamma()[lievi::field::SegmentIndex{e}]; };
     const double dg = rel_diff(a, b, nn, pose), dz = rel_diff(a, b, nn, zeta), dm = rel_diff(a, b, nn, Mt),
                  dy = ns > 0 ? rel_diff(a, b, ns, gam) : 0.0;
-    std::printf("problem %d J %ld mode %d: poses %.2g, zeta %.2g, M~ %.2g, gamma %.2g, E_d %.2g (relative)\n",
-                static_cast<int>(c.problem), c.J, static_cast<int>(c.mode), dg, dz, dm, dy, e_d);
+    std::printf("problem %d J %ld mode %d loads %d: poses %.2g, zeta %.2g, M~ %.2g, gamma %.2g, E_d %.2g (relative)\n",
+                static_cast<int>(c.problem), c.J, static_cast<int>(c.mode), static_cast<int>(c.loaded), dg, dz, dm,
+                dy, e_d);
     // round-off (1e-16) amplified by the cancellation in M = M~ + (dt / ds)(f^- - f^+) (stiff stresses against
     // small momenta: the floppy rod), the strains' 1 / ds and 300 steps of large-rotation motion: measured at
     // most 3e-13 (poses) and 2e-10 (M~, J = 300); a wrong formula, a lost lane or a wrong neighbour gives O(1e-3)

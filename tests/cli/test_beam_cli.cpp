@@ -50,7 +50,9 @@ TEST(BeamCli, FlyingSpaghettiImpulseAndOutputs) {
   EXPECT_NEAR(s.rows.back()[column(s, "Jlin_x")], 50.0, 1e-9);
   EXPECT_NEAR(s.rows.back()[column(s, "Jlin_y")], 0.0, 1e-9);
   EXPECT_LT(s.rows.back()[column(s, "orth_err")], 1e-13);
-  EXPECT_EQ(s.rows.back()[column(s, "strain_consistency")], 0.0);
+  // exact variant: the strains are the configurations' (round-off: the batched sweeps evaluate tau^{-1} in
+  // another order than the diagnostic; measured 7.8e-15)
+  EXPECT_LT(s.rows.back()[column(s, "strain_consistency")], 1e-12);
   EXPECT_NEAR(s.rows.back()[column(s, "E_c")], 871.52, 0.01);
   const auto R = lievi::io::read_h5_dataset(out / "fields.h5", "R");
   ASSERT_EQ(R.shape.size(), 4u);

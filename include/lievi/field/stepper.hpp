@@ -722,12 +722,25 @@ class StaggeredStepper {
         Algebra* tn = mode == NoiseMode::modes ? theta_node_.data() : nullptr;
         const std::ptrdiff_t end = batch_last_ ? n - 1 : -1;
         const double dt_w_end = batch_last_ ? dt / w_[static_cast<std::size_t>(n - 1)] : 0.0;
+        // point-loaded nodes (increasing) by the generic body, where they fall in a chunk
+        const std::vector<std::ptrdiff_t>& loaded = model_.batch_generic_nodes();
         parallel_chunks(1, batch_last_ ? n : n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
           if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
             for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
           // A is not stored at the batched nodes: the exact variant's strains come from the configurations
-          model_.batch_nodes(b, e, g, z, nullptr, Mt, fm_.data(), fp_.data(), mode == NoiseMode::common ? &theta_c : nullptr,
-                             tn, dW, amp, dt, dt_w, opt_.lie_tol, opt_.newton_maxit, itp, rp, end, dt_w_end);
+          auto batch = [&](std::ptrdiff_t j0, std::ptrdiff_t j1) {
+            if (j0 < j1)
+              model_.batch_nodes(j0, j1, g, z, nullptr, Mt, fm_.data(), fp_.data(),
+                                 mode == NoiseMode::common ? &theta_c : nullptr, tn, dW, amp, dt, dt_w, opt_.lie_tol,
+                                 opt_.newton_maxit, itp, rp, end, dt_w_end);
+          };
+          std::ptrdiff_t from = b;
+          for (auto l = std::lower_bound(loaded.begin(), loaded.end(), b); l != loaded.end() && *l < e; ++l) {
+            batch(from, *l);
+            node(*l);
+            from = *l + 1;
+          }
+          batch(from, e);
         });
         node(0);
         if (!batch_last_) node(n - 1);

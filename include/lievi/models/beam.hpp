@@ -11,8 +11,8 @@
 /// T^+_x mu = (dtau_{-x}^{-1})^* mu.
 ///
 /// Loads: gravity (a body wrench (0, rho A R^T g) per unit length, i.e. w_j times that at node j) and a
-/// time-dependent point-wrench hook `Beam::point_load`, both in the body frame, added to the momentum equation
-/// as the discrete Lagrange-d'Alembert force Delta t (F_j + w_j q_j).
+/// time-dependent point-wrench hook `Beam::point_load` (on the nodes `point_load_nodes`, or on all), both in the
+/// body frame, added to the momentum equation as the discrete Lagrange-d'Alembert force Delta t (F_j + w_j q_j).
 ///
 /// Damping (off by default): linear viscous, mass-proportional, a body-frame force density -D_j zeta with
 /// D_j = C^{1/2} K_j C^{1/2} and C = diag(c_ang, c_ang, c_ang, c_lin, c_lin, c_lin) (rates in 1/s; D_j = C K_j for a
@@ -32,6 +32,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "lievi/core/attributes.hpp"
@@ -120,6 +121,10 @@ struct Beam {
   /// Point wrench at node j and time t in the body frame (torque about the node, force), given the node's
   /// configuration; empty = none. (Dead loads transform spatial wrenches with R^T here.)
   std::function<Vec6(std::ptrdiff_t j, const SE3& g, double t)> point_load;
+  /// The nodes point_load acts on, strictly increasing (empty: every node). When given, point_load is called at
+  /// these nodes only, on every path, and the batched node sweep solves the other nodes (prepare_batch checks
+  /// the list and throws std::invalid_argument if it is not increasing or names a node the beam does not have).
+  std::vector<std::ptrdiff_t> point_load_nodes;
   double momentum_scale = 1.0;  ///< a momentum scale of the run (Newton's absolute floor, §5.3)
   /// Damping matrices D_j per node (empty = no damping); see the file comment and set_damping.
   std::vector<Mat6> D_node;
@@ -135,20 +140,28 @@ struct Beam {
   /// segments equal P and E (batch_uniform_segments); the kernels then broadcast one item's values instead of
   /// loading them per item.
   bool batch_uniform_nodes = false, batch_uniform_segments = false;
-
   /// Whether the batched (vectorised) sweeps of models/beam_batch.hpp apply to this beam: the Cayley
   /// retraction, every K_j diagonal with isotropic translational inertia, every P_e diagonal (every section
-  /// given by its constants), no damping and no point loads (gravity is allowed). If so, fills batch_k4 and
-  /// batch_p6. The stepper calls it once, after construction; later changes to K_node, P_seg, D_node or
-  /// point_load need a new stepper.
+  /// given by its constants), no damping, and point loads only on the listed nodes point_load_nodes (gravity
+  /// is allowed). If so, fills batch_k4, batch_p6 and batch_loaded_nodes. The stepper calls it once, after
+  /// construction; later changes to K_node, P_seg, D_node, point_load or point_load_nodes need a new stepper.
+  /// The batched node sweep leaves the nodes of point_load_nodes (when point_load is set) to the generic body
+  /// (batch_generic_nodes).
   bool prepare_batch() {
     batch_k4.clear();
     batch_p6.clear();
+    for (std::size_t i = 0; i < point_load_nodes.size(); ++i) {
+      const std::ptrdiff_t j = point_load_nodes[i];
+      if (j < 0 || j >= static_cast<std::ptrdiff_t>(K_node.size()) || (i > 0 && j <= point_load_nodes[i - 1]))
+        throw std::invalid_argument("models::Beam: point_load_nodes must be strictly increasing node indices in [0, " +
+                                    std::to_string(K_node.size()) + "); entry " + std::to_string(i) + " is " +
+                                    std::to_string(j));
+    }
     if constexpr (!std::is_same_v<Ret, lie::Cayley<SE3>>) {
       return false;
     } else {
       auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };
-      if (has_damping() || point_load) return false;
+      if (has_damping() || (point_load && point_load_nodes.empty())) return false;
       for (const Mat6& K : K_node)
         if (!diagonal(K) || K(3, 3) != K(4, 4) || K(4, 4) != K(5, 5)) return false;
       for (const Mat6& P : P_seg)
@@ -182,6 +195,16 @@ struct Beam {
   /// finite (a relative rotation near pi gives NaN).
   [[nodiscard]] bool batch_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const SE3* g, Vec6* gamma) const {
     return batch::strains(e0, e1, inv_ds, g->data(), gamma->data());
+  }
+  /// Whether node j is one of point_load_nodes.
+  [[nodiscard]] bool has_point_load(std::ptrdiff_t j) const {
+    return std::binary_search(point_load_nodes.begin(), point_load_nodes.end(), j);
+  }
+  /// The nodes the batched node sweep leaves to the generic body besides the ends: the point-loaded ones,
+  /// increasing (valid after prepare_batch returned true).
+  [[nodiscard]] const std::vector<std::ptrdiff_t>& batch_generic_nodes() const {
+    static const std::vector<std::ptrdiff_t> none;
+    return point_load ? point_load_nodes : none;
   }
   /// Whether node j has the values of the first interior node (K_j and rho A), so that it can join a batched
   /// node sweep that broadcasts them (batch_uniform_nodes); valid after prepare_batch returned true.
@@ -276,7 +299,7 @@ struct Beam {
   [[nodiscard]] Algebra load(std::ptrdiff_t j, const SE3& g, double t, double w) const {
     Vec6 f = Vec6::Zero();
     if (gravity.squaredNorm() > 0.0) f.tail<3>() = w * rhoA_node[idx(j)] * (g.rotation().transpose() * gravity);
-    if (point_load) f += point_load(j, g, t);
+    if (point_load && (point_load_nodes.empty() || has_point_load(j))) f += point_load(j, g, t);
     return f;
   }
   /// The largest stable dt of the a-priori bound over all nodes / segments: 2 / omega_max (§5.4). With

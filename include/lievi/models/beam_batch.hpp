@@ -3,8 +3,8 @@
 /// @brief Node- and segment-batched kernels of the exact-Cayley beam step, vectorised across nodes
 /// (src/models/beam_batch.cpp): the three sweeps of field::StaggeredStepper (stresses, node solve and
 /// reconstruction, strains) for beams whose inertia K_j and stiffness P_e are diagonal (every section given
-/// by its constants), without damping or point loads, with gravity and Type-I noise (none, common,
-/// independent or modes).
+/// by its constants), without damping, with gravity and Type-I noise (none, common, independent or modes);
+/// point-loaded nodes are left to the generic per-node body (Beam::point_load_nodes).
 ///
 /// The same equations as Beam::post / Beam::pre, Beam::reduced_solve (damping off), Cayley<SE3>::tau,
 /// Beam::transport and Beam::relative, written component-wise on packs of nodes (GCC vector extensions, with

@@ -8,8 +8,9 @@
 /// Series columns (docs/outputs.md): t, E_d, E_c, kinetic (time-centred, (K^{n-1/2} + K^{n+1/2})/2),
 /// potential (V^n: strain energy plus gravity), Jang_x..z, Jlin_x..z (the spatial momentum map of the
 /// pre-momentum at t_n: sum_j w_j Ad*_{g_j^{-1}} M~_j^n; conserved to round-off with free ends and no loads),
-/// orth_err (max_j |R_j^T R_j - I|), strain_consistency (max |gamma - tau^{-1}(g_j^{-1} g_{j+1})/ds|, 0 for
-/// `exact`, O(ds^2) for `approx`), newton_max (of the step n -> n+1), end0_*, endL_* (positions of the first and last node), then
+/// orth_err (max_j |R_j^T R_j - I|), strain_consistency (max |gamma - tau^{-1}(g_j^{-1} g_{j+1})/ds|: 0 for
+/// `exact` on the generic path, round-off on the batched sweeps, which evaluate tau^{-1} in another order;
+/// O(ds^2) for `approx`), newton_max (of the step n -> n+1), end0_*, endL_* (positions of the first and last node), then
 /// p<j>_* for each probe node.
 ///
 /// A-priori check: dt >= the stability bound 2/omega_max of beam-integrators.md §5.4 is refused as bad input
