@@ -140,13 +140,13 @@ struct Beam {
   /// segments equal P and E (batch_uniform_segments); the kernels then broadcast one item's values instead of
   /// loading them per item.
   bool batch_uniform_nodes = false, batch_uniform_segments = false;
+
   /// Whether the batched (vectorised) sweeps of models/beam_batch.hpp apply to this beam: the Cayley
   /// retraction, every K_j diagonal with isotropic translational inertia, every P_e diagonal (every section
   /// given by its constants), no damping, and point loads only on the listed nodes point_load_nodes (gravity
-  /// is allowed). If so, fills batch_k4, batch_p6 and batch_loaded_nodes. The stepper calls it once, after
+  /// is allowed). If so, fills batch_k4 and batch_p6; the batched node sweep then leaves the nodes of
+  /// point_load_nodes to the generic body (batch_generic_nodes). The stepper calls it once, after
   /// construction; later changes to K_node, P_seg, D_node, point_load or point_load_nodes need a new stepper.
-  /// The batched node sweep leaves the nodes of point_load_nodes (when point_load is set) to the generic body
-  /// (batch_generic_nodes).
   bool prepare_batch() {
     batch_k4.clear();
     batch_p6.clear();
