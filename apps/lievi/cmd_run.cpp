@@ -1,5 +1,6 @@
 /// @file apps/lievi/cmd_run.cpp
 /// @brief `lievi run FILE [--set key=value]... [--out DIR] [--force]`: run one scenario, write its folder.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -23,13 +24,26 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
       ->allow_extra_args(false);
   c->add_option("--out", a.out, "Output folder (default runs/<scenario name>)");
   c->add_flag("--force", a.force,
-              "Replace a non-empty existing output folder (after the new one is complete)");
-  c->add_option("--paths", a.paths, "Number of noise paths (ensembles; needs a noisy model)")
-      ->check(CLI::PositiveNumber);
+              "Replace an existing output folder that lievi wrote (after the new one is complete)");
+  c->add_option("--paths", a.paths_text,
+                "Number of noise paths, 1 to " + std::to_string(kMaxPaths) + " (ensembles; needs a noisy model)")
+      ->type_name("N");
   return c;
 }
 
 namespace {
+
+/// --paths: an integer 1 ... kMaxPaths, digits only.
+long long parse_paths(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 7 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const long long n = digits ? std::stoll(text) : 0;
+  if (n < 1 || n > kMaxPaths)
+    throw invalid_argument("--paths", "",
+                           "value '" + shorten(text) + "' not allowed: the number of noise paths is an integer from 1 to " +
+                               std::to_string(kMaxPaths));
+  return n;
+}
 
 /// "FILE: numerical failure in step N (from t = ...): message (residual r); hint. Outputs ... kept in DIR"
 int report_failure(const RunArgs& a, const run::RunFailure& f, double t_final, const std::filesystem::path& dir) {
@@ -64,7 +78,6 @@ int run_wave(const RunArgs& a, const io::WaveScenario& s) {
   const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
   run::RunOptions o;
   o.force = a.force;
-  if (a.paths < 0) throw invalid_argument("--paths", "", "value " + std::to_string(a.paths) + " must be >= 1");
   const run::WaveRunResult r = a.paths > 0 ? run::run_wave_ensemble(s, a.paths, out, o) : run::run_wave(s, out, o);
   if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
   std::printf("%s: %lld steps of %s (%s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps,
@@ -79,7 +92,6 @@ int run_beam(const RunArgs& a, const io::BeamScenario& s) {
   const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
   run::RunOptions o;
   o.force = a.force;
-  if (a.paths < 0) throw invalid_argument("--paths", "", "value " + std::to_string(a.paths) + " must be >= 1");
   const run::WaveRunResult r = a.paths > 0 ? run::run_beam_ensemble(s, a.paths, out, o) : run::run_beam(s, out, o);
   if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
   std::printf("%s: %lld steps of the %s beam integrator (%s, %s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n",
@@ -110,8 +122,10 @@ int run_mechanics(const RunArgs& a, const io::MechanicsScenario& s) {
 
 }  // namespace
 
-int run_command(const RunArgs& a) {
+int run_command(const RunArgs& args) {
   try {
+    RunArgs a = args;
+    if (a.paths_given) a.paths = parse_paths(a.paths_text);
     const io::AnyScenario any = io::load_any_scenario(a.file, a.set);
     if (const auto* rb = std::get_if<io::RigidBodyScenario>(&any)) return run_rigid_body(a, *rb);
     if (const auto* beam = std::get_if<io::BeamScenario>(&any)) return run_beam(a, *beam);

@@ -2,8 +2,9 @@
 /// @file apps/lievi/commands.hpp
 /// @brief The subcommands of the `lievi` program (one file each) and the shared error reporting.
 ///
-/// Exit codes (docs/interfaces.md): 0 success, 1 anything else (I/O error), 2 bad input (nothing written),
-/// 3 numerical failure during the run (outputs kept up to the last good step, status "incomplete").
+/// Exit codes (docs/cli.md): 0 success, 1 anything else (I/O error), 2 bad input (nothing written),
+/// 3 numerical failure during the run (outputs kept up to the last good step, status "incomplete"),
+/// 128 + signal when stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129) (lievi/io/interrupt.hpp).
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
@@ -17,12 +18,20 @@ int report(const invalid_argument& e);
 /// Print "lievi: error: <what>" to stderr; returns ExitCode::other.
 int report_other(const std::string& what);
 
+/// --paths N: the number of noise paths of an ensemble run is 1 ... kMaxPaths (docs/cli.md).
+inline constexpr long long kMaxPaths = 1000000;
+
+/// At most ~80 characters of a user's value in a message ("..." marks the cut).
+[[nodiscard]] std::string shorten(const std::string& s);
+
 struct RunArgs {
   std::string file;
   std::vector<std::string> set;
   std::string out;
   bool force = false;
-  long long paths = 0;
+  std::string paths_text;    ///< --paths as given; checked by run_command
+  bool paths_given = false;  ///< --paths was on the command line (set by main after parsing)
+  long long paths = 0;       ///< --paths as a number, 0 = not given
 };
 CLI::App* add_run_command(CLI::App& app, RunArgs& args);
 int run_command(const RunArgs& args);

@@ -5,24 +5,45 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "lievi/io/interrupt.hpp"
+#include "lievi/io/output_dir.hpp"
 #include "lievi/version.hpp"
 
 namespace lievi::cli {
 
+std::string shorten(const std::string& s) { return s.size() <= 80 ? s : s.substr(0, 77) + "..."; }
+
 int report(const invalid_argument& e) {
+  io::interrupt::leave(0);  // a signal is being handled: its line, not this one, is the last word
   for (const auto& i : e.issues()) std::fprintf(stderr, "%s\n", i.format().c_str());
   return static_cast<int>(ExitCode::bad_input);
 }
 
 int report_other(const std::string& what) {
+  io::interrupt::leave(0);
   std::fprintf(stderr, "lievi: error: %s\n", what.c_str());
   return static_cast<int>(ExitCode::other);
 }
+
+namespace {
+
+/// `--out ""` is refused (it used to mean the default folder silently).
+void check_out_given(CLI::App* cmd, const std::string& out) {
+  if (cmd->get_option("--out")->count() > 0 && out.empty())
+    throw invalid_argument("--out", "", "'': empty output folder name; leave --out out for the default folder");
+}
+
+/// CLI11's message, with any long value the user typed cut (it may quote the whole argument).
+std::string shorten_message(const std::string& s) { return s.size() <= 200 ? s : s.substr(0, 197) + "..."; }
+
+}  // namespace
 
 }  // namespace lievi::cli
 
 int main(int argc, char** argv) {
   using namespace lievi::cli;
+  // First, before any thread exists: SIGINT/SIGTERM/SIGHUP go to the watcher thread (clean stop, exit 128+sig).
+  lievi::io::interrupt::install();
   CLI::App app{"lievi: structure-preserving variational integrators on Lie groups", "lievi"};
   app.set_version_flag("--version", std::string("lievi ") + lievi::version, "Print the version and exit");
   app.require_subcommand(1);
@@ -40,19 +61,31 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "lievi: %s (see lievi --help)\n", e.what());
+    std::fprintf(stderr, "lievi: %s (see lievi --help)\n", shorten_message(e.what()).c_str());
     return static_cast<int>(lievi::ExitCode::bad_input);
   }
+  int code = static_cast<int>(lievi::ExitCode::other);
   try {
-    if (run->parsed()) return run_command(run_args);
-    if (convergence->parsed()) return convergence_command(convergence_args);
-    if (validate->parsed()) return validate_command(validate_args);
-    if (methods->parsed()) return methods_command();
-    if (schema->parsed()) return schema_command(schema_args);
+    if (run->parsed()) {
+      check_out_given(run, run_args.out);
+      run_args.paths_given = run->get_option("--paths")->count() > 0;
+      lievi::io::protect_input(run_args.file);  // no output folder may contain the scenario
+      code = run_command(run_args);
+    } else if (convergence->parsed()) {
+      check_out_given(convergence, convergence_args.out);
+      lievi::io::protect_input(convergence_args.file);
+      code = convergence_command(convergence_args);
+    } else if (validate->parsed()) {
+      code = validate_command(validate_args);
+    } else if (methods->parsed()) {
+      code = methods_command();
+    } else if (schema->parsed()) {
+      code = schema_command(schema_args);
+    }
   } catch (const lievi::invalid_argument& e) {
-    return report(e);
+    code = report(e);
   } catch (const std::exception& e) {
-    return report_other(e.what());
+    code = report_other(e.what());
   }
-  return static_cast<int>(lievi::ExitCode::other);
+  return lievi::io::interrupt::leave(code);
 }

@@ -1,17 +1,29 @@
 /// @file src/io/output_dir.cpp
-/// @brief Atomic output folders (write into DIR.tmp-<pid>, rename to DIR).
+/// @brief Atomic output folders (write into DIR.tmp-<pid>, rename to DIR at the end), the `.lievi-output` marker
+/// that lets --force replace only what lievi wrote, and `DIR.partial` after a signal.
 #include "lievi/io/output_dir.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "lievi/core/error.hpp"
+#include "lievi/io/interrupt.hpp"
+#include "lievi/version.hpp"
 
 namespace lievi::io {
 namespace fs = std::filesystem;
 
 namespace {
+
+/// A marker larger than this is not one lievi wrote (its entry list is a few bytes per file).
+constexpr std::uintmax_t kMaxMarkerBytes = 64u << 20;
 
 /// Absolute, normalised, without a trailing separator.
 fs::path normalised(const fs::path& dir) {
@@ -24,12 +36,135 @@ fs::path sibling(const fs::path& dir, const std::string& suffix) {
   return dir.parent_path() / (dir.filename().string() + suffix + std::to_string(::getpid()));
 }
 
+/// At most ~80 characters of a user's value in a message.
+std::string shorten(const std::string& s) { return s.size() <= 80 ? s : s.substr(0, 77) + "..."; }
+
+/// The protected inputs, canonical (resolved when registered).
+std::vector<fs::path>& protected_inputs() {
+  static std::vector<fs::path> v;
+  return v;
+}
+
+/// Whether `inner` is `outer` or lies below it (both canonical).
+bool contains(const fs::path& outer, const fs::path& inner) {
+  const fs::path rel = inner.lexically_relative(outer);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+/// The protected input inside `dir`, if any.
+std::optional<fs::path> protected_input_in(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path d = fs::weakly_canonical(dir, ec);
+  if (ec) return std::nullopt;
+  for (const auto& p : protected_inputs())
+    if (contains(d, p)) return p;
+  return std::nullopt;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+/// Every entry below `dir` (not following symbolic links) as a relative generic path, sorted, without the marker.
+std::vector<std::string> entries_below(const fs::path& dir, std::error_code& ec) {
+  std::vector<std::string> v;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const std::string rel = it->path().lexically_relative(dir).generic_string();
+    if (rel != output_marker) v.push_back(rel);
+  }
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
 }  // namespace
 
+void protect_input(const fs::path& path) {
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(path, ec);
+  if (!ec) protected_inputs().push_back(p);
+}
+
+std::optional<std::string> why_not_replaceable(const fs::path& dir) {
+  if (const auto input = protected_input_in(dir)) return "contains the scenario file '" + shorten(input->string()) + "'";
+  std::error_code ec;
+  const fs::path marker = dir / output_marker;
+  const std::string no_marker = "has no " + std::string(output_marker) + " marker, so lievi did not write it";
+  if (!fs::is_regular_file(fs::symlink_status(marker, ec))) return no_marker;
+  const auto size = fs::file_size(marker, ec);
+  if (ec || size > kMaxMarkerBytes) return no_marker;
+  std::ifstream in(marker, std::ios::binary);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() || j.value("program", "") != "lievi" || !j.contains("entries") ||
+      !j["entries"].is_array())
+    return "has a " + std::string(output_marker) + " that lievi did not write";
+  std::set<std::string> listed;
+  for (const auto& e : j["entries"])
+    if (e.is_string()) listed.insert(e.get<std::string>());
+  const std::vector<std::string> now = entries_below(dir, ec);
+  if (ec) return "cannot be read (" + ec.message() + ")";
+  std::vector<std::string> extra;
+  for (const auto& e : now)
+    if (!listed.count(e)) extra.push_back(e);
+  if (!extra.empty())
+    return "holds '" + shorten(extra.front()) + "'" +
+           (extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more entries" : "") +
+           " that lievi did not write there (its " + output_marker + " lists what it wrote)";
+  return std::nullopt;
+}
+
+void write_output_marker(const fs::path& dir, const std::string& state, const std::string& signal) {
+  std::error_code ec;
+  nlohmann::json j;
+  j["program"] = "lievi";
+  j["version"] = lievi::version;
+  j["state"] = state;
+  j["time"] = utc_now();
+  if (!signal.empty()) j["signal"] = signal;
+  j["entries"] = entries_below(dir, ec);
+  std::ofstream out(dir / output_marker, std::ios::binary);
+  out << j.dump(1) << "\n";
+  out.close();
+  if (!out || ec)
+    throw fs::filesystem_error("cannot write the output marker", dir / output_marker,
+                               ec ? ec : std::make_error_code(std::errc::io_error));
+}
+
+std::string keep_partial_output(const fs::path& tmp, const fs::path& dir, const std::string& signal) {
+  std::error_code ec;
+  const fs::path partial = dir.string() + ".partial";
+  auto drop = [&](const std::string& why) {
+    fs::remove_all(tmp, ec);
+    return "the partial outputs were removed (" + why + ")";
+  };
+  fs::path aside;
+  if (fs::exists(fs::symlink_status(partial, ec))) {
+    if (const auto why = why_not_replaceable(partial)) return drop("'" + partial.string() + "' " + *why);
+    aside = sibling(partial, ".old-");
+    fs::remove_all(aside, ec);
+    fs::rename(partial, aside, ec);
+    if (ec) return drop("cannot move the older '" + partial.string() + "' aside: " + ec.message());
+  }
+  fs::rename(tmp, partial, ec);
+  if (ec) return drop("cannot rename it to '" + partial.string() + "': " + ec.message());
+  if (!aside.empty()) fs::remove_all(aside, ec);
+  try {
+    write_output_marker(partial, "interrupted", signal);  // after the rename: nothing more can appear in it
+  } catch (const std::exception&) {
+    return "the partial outputs are in '" + partial.string() + "' (without a marker)";
+  }
+  return "the partial outputs are in '" + partial.string() + "'";
+}
+
 void check_output_dir(const fs::path& dir_in, bool force) {
-  const std::string shown = dir_in.string();
+  const std::string shown = shorten(dir_in.string());
   auto fail = [&](const std::string& why) { throw invalid_argument("--out", "", "'" + shown + "': " + why); };
-  if (dir_in.empty()) fail("empty output folder name");
+  if (dir_in.empty()) fail("empty output folder name; leave --out out for the default folder");
   const fs::path given_leaf = dir_in.has_filename() ? dir_in.filename() : dir_in.parent_path().filename();
   if (given_leaf == "." || given_leaf == "..") fail("must name a folder (not '.' or '..')");
   const fs::path dir = normalised(dir_in);
@@ -38,14 +173,20 @@ void check_output_dir(const fs::path& dir_in, bool force) {
   // Replacing the working folder or one of its ancestors would delete the caller's own files.
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec).lexically_normal();
-  const auto rel = cwd.lexically_relative(dir);
-  if (!ec && !rel.empty() && *rel.begin() != "..")
-    fail("is the working folder or contains it; choose a folder below it");
+  if (!ec && contains(dir, cwd)) fail("is the working folder or contains it; choose a folder below it");
   const auto st = fs::symlink_status(dir, ec);
   if (fs::exists(st)) {
     if (!fs::is_directory(fs::status(dir, ec))) fail("exists and is not a folder");
-    if (!fs::is_empty(dir, ec) && !force) fail("folder exists and is not empty; use --force to replace it");
+    if (const auto input = protected_input_in(dir))
+      fail("contains the scenario file '" + shorten(input->string()) + "'; choose another folder");
+    const bool empty = fs::is_empty(dir, ec);
     if (ec) fail("cannot read the existing folder (" + ec.message() + ")");
+    if (!empty) {
+      const auto why = why_not_replaceable(dir);
+      if (why) fail("folder exists and is not empty; --force replaces only a folder lievi wrote, and this one " +
+                    *why + "; nothing deleted, choose another folder");
+      if (!force) fail("folder exists and is not empty (a lievi output); use --force to replace it");
+    }
   }
   // The nearest existing ancestor must be a folder we may create entries in.
   fs::path anc = dir.parent_path();
@@ -54,36 +195,69 @@ void check_output_dir(const fs::path& dir_in, bool force) {
     anc = anc.parent_path();
   }
   if (!fs::is_directory(fs::status(anc, ec)))
-    fail("cannot be created: '" + anc.string() + "' is not a folder");
+    fail("cannot be created: '" + shorten(anc.string()) + "' is not a folder");
   if (::access(anc.c_str(), W_OK | X_OK) != 0)
-    fail("cannot be created: '" + anc.string() + "' is not writable");
+    fail("cannot be created: '" + shorten(anc.string()) + "' is not writable");
 }
 
-OutputDir::OutputDir(fs::path dir, bool force) : force_(force) {
-  check_output_dir(dir, force);
-  dir_ = normalised(dir);
-  fs::create_directories(dir_.parent_path());
-  tmp_ = sibling(dir_, ".tmp-");
-  fs::remove_all(tmp_);  // a leftover of an earlier process with the same pid
-  fs::create_directory(tmp_);
+OutputDir::OutputDir(fs::path dir_in, bool force) : force_(force) {
+  check_output_dir(dir_in, force);
+  dir_ = normalised(dir_in);
+  // Create the missing parents top-down, remembering them: a failure removes them again (nothing written).
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  for (fs::path p = dir_.parent_path(); !fs::exists(fs::symlink_status(p, ec)) && p != p.parent_path();
+       p = p.parent_path())
+    missing.push_back(p);
+  std::vector<fs::path> made;
+  try {
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      fs::create_directory(*it);
+      made.push_back(*it);
+    }
+    const auto registry = interrupt::lock();
+    const fs::path tmp = sibling(dir_, ".tmp-");
+    fs::remove_all(tmp);  // a leftover of an earlier process with the same pid
+    fs::create_directory(tmp);
+    tmp_ = tmp;
+    interrupt::set_pending_output(tmp_, dir_);
+  } catch (const fs::filesystem_error& e) {
+    for (auto it = made.rbegin(); it != made.rend(); ++it) fs::remove(*it, ec);
+    throw invalid_argument("--out", "",
+                           "'" + shorten(dir_in.string()) + "': cannot create '" + shorten(e.path1().string()) +
+                               "' (" + e.code().message() + ")");
+  }
 }
 
 OutputDir::~OutputDir() {
+  const auto registry = interrupt::lock();  // waits forever if a signal is being handled: the watcher ends it
   if (!committed_ && !tmp_.empty()) {
     std::error_code ec;
     fs::remove_all(tmp_, ec);
+    interrupt::clear_pending_output(tmp_, false);
   }
 }
 
 void OutputDir::commit() {
+  write_output_marker(tmp_, "written");
+  const auto registry = interrupt::lock();  // a signal now waits until the folder is final
   std::error_code ec;
   if (fs::exists(fs::symlink_status(dir_, ec))) {
     if (fs::is_empty(dir_, ec)) {
       fs::remove(dir_);
     } else {
-      if (!force_)
-        throw fs::filesystem_error("output folder appeared during the run", dir_,
-                                   std::make_error_code(std::errc::file_exists));
+      std::optional<std::string> why = why_not_replaceable(dir_);
+      if (!force_) why = "appeared during the run";
+      if (why) {
+        // The folder changed while we ran: keep both, say where the new outputs are.
+        const fs::path kept = sibling(dir_, ".new-");
+        fs::rename(tmp_, kept);
+        committed_ = true;
+        interrupt::clear_pending_output(tmp_, false);
+        throw fs::filesystem_error("output folder not replaced: it " + *why + "; the new outputs are in " +
+                                       kept.string(),
+                                   dir_, std::make_error_code(std::errc::file_exists));
+      }
       // Replace only now that the new folder is complete: move the old one aside, move the new one in,
       // delete.
       const fs::path old = sibling(dir_, ".old-");
@@ -91,12 +265,14 @@ void OutputDir::commit() {
       fs::rename(dir_, old);
       fs::rename(tmp_, dir_);
       committed_ = true;
+      interrupt::clear_pending_output(tmp_, true);
       fs::remove_all(old, ec);
       return;
     }
   }
   fs::rename(tmp_, dir_);
   committed_ = true;
+  interrupt::clear_pending_output(tmp_, true);
 }
 
 }  // namespace lievi::io
