@@ -40,15 +40,15 @@ def ensemble(d, title):
             (line,) = ax[k].plot(t, y, lw=0.9, label=f"{end}_{c}")
             ax[k].fill_between(t, y - 2 * e, y + 2 * e, color=line.get_color(), alpha=0.25, lw=0)
         ax[k].set_title(f"{end}: mean +- 2 std", fontsize=9)
-        ax[k].set_xlabel("t")
+        ax[k].set_xlabel("t [s]")
         ax[k].set_ylabel("position [m]")
         ax[k].legend(fontsize=7)
     y, e = m["E_c"], sd["E_c"]
     ax[2].plot(t, y, lw=0.9, label="E_c")
     ax[2].fill_between(t, y - 2 * e, y + 2 * e, alpha=0.25, lw=0)
     ax[2].set_title("centred energy: mean +- 2 std", fontsize=9)
-    ax[2].set_xlabel("t")
-    ax[2].set_ylabel("energy [J]")
+    ax[2].set_xlabel("t [s]")
+    ax[2].set_ylabel("energy E_c [J]")
     fig.suptitle(title + " (ensemble)")
     fig.tight_layout()
     fig.savefig(os.path.join(d, "ensemble.png"), dpi=110)
@@ -73,7 +73,7 @@ def main():
         e = s[name]
         ok = np.isfinite(e)
         ax[0].plot(t[ok], e[ok] - e[ok][0], lw=0.8, label=f"{name} - {name}(0), {name}(0) = {e[ok][0]:.6g}")
-    ax[0].set_xlabel("t")
+    ax[0].set_xlabel("t [s]")
     ax[0].set_ylabel("energy change [J]")
     ax[0].legend(fontsize=7)
     for k, c in enumerate(("x", "y", "z")):
@@ -81,8 +81,10 @@ def main():
         ax[2].plot(t, s[f"Jlin_{c}"] - s[f"Jlin_{c}"][0], lw=0.8, label=f"Jlin_{c}")
     ax[1].set_title("angular momentum change", fontsize=9)
     ax[2].set_title("linear momentum change", fontsize=9)
+    ax[1].set_ylabel("Jang - Jang(0) [kg m^2/s]")
+    ax[2].set_ylabel("Jlin - Jlin(0) [kg m/s]")
     for x in ax[1:]:
-        x.set_xlabel("t")
+        x.set_xlabel("t [s]")
         x.legend(fontsize=7)
     fig.suptitle(a.title)
     fig.tight_layout()
@@ -93,7 +95,7 @@ def main():
     for end in ("end0", "endL"):
         for c in ("x", "y", "z"):
             ax.plot(t, s[f"{end}_{c}"], lw=0.8, label=f"{end}_{c}")
-    ax.set_xlabel("t")
+    ax.set_xlabel("t [s]")
     ax.set_ylabel("position [m]")
     ax.legend(fontsize=7, ncol=2)
     ax.set_title(a.title)
@@ -114,9 +116,9 @@ def main():
         for n, k in enumerate(idx):
             col = cmap(n / max(1, len(idx) - 1))
             ax3.plot(p[k, :, 0], p[k, :, 1], p[k, :, 2], color=col, lw=1)
-        ax3.set_xlabel("x")
-        ax3.set_ylabel("y")
-        ax3.set_zlabel("z")
+        ax3.set_xlabel("x [m]")
+        ax3.set_ylabel("y [m]")
+        ax3.set_zlabel("z [m]")
         for m, (i, j, lab) in enumerate(((0, 1, "x-y"), (0, 2, "x-z"), (1, 2, "y-z"))):
             axp = fig.add_subplot(1, 4, m + 2)
             for n, k in enumerate(idx):
@@ -124,6 +126,8 @@ def main():
                 axp.plot(p[k, :, i], p[k, :, j], color=col, lw=1, label=f"t = {ts[k]:.3g}" if m == 2 else None)
             axp.set_aspect("equal", adjustable="datalim")
             axp.set_title(lab, fontsize=9)
+            axp.set_xlabel("xyz"[i] + " [m]")
+            axp.set_ylabel("xyz"[j] + " [m]")
             if m == 2:
                 axp.legend(fontsize=6)
         fig.suptitle(a.title + ": centre line snapshots")
@@ -144,9 +148,9 @@ def animate(d, ts, p, title):
     fig = plt.figure(figsize=(5, 4.5))
     ax = fig.add_subplot(projection="3d")
     (line,) = ax.plot([], [], [], lw=2)
-    ax.set_xlabel("x")
-    ax.set_ylabel("y")
-    ax.set_zlabel("z")
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
+    ax.set_zlabel("z [m]")
     label = ax.set_title("")
 
     def frame(k):

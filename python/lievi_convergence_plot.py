@@ -61,8 +61,10 @@ def main():
                   label=f"order {p}")
     # Keep the axes on the data: steep reference lines may leave the window.
     ax.set_ylim(min(e) / 10, max(e) * 10)
-    ax.set_xlabel(a.xlabel)
-    ax.set_ylabel(r"$\max_i |M_{N,i} - M_{\mathrm{ref},i}(t_{\mathrm{end}})|$")
+    # the varied key's unit, for the keys a convergence study usually varies (docs/scenarios.md)
+    units = {"integrator.dt": "s", "integrator.h": "s", "integrator.t_end": "s"}
+    ax.set_xlabel(a.xlabel + (f" [{units[a.xlabel]}]" if a.xlabel in units else ""))
+    ax.set_ylabel(r"$\max_i |M_{N,i} - M_{\mathrm{ref},i}(t_{\mathrm{end}})|$ [kg m$^2$/s]")
     ax.set_title(a.title or "convergence", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=9)

@@ -49,8 +49,8 @@ def single(run_dir, title):
         ok = np.isfinite(e)
         e0 = e[ok][0] if ok.any() else 0.0
         a.plot(t[k], (e - e0)[k], lw=0.8)
-        a.set_xlabel("t")
-        a.set_ylabel(f"{name} - {name}(0)")
+        a.set_xlabel("t [s]")
+        a.set_ylabel(f"{name} - {name}(0) [m/s^2]")
         a.set_title(f"{label}, E(0) = {e0:.6g}", fontsize=9)
         a.ticklabel_format(axis="y", style="sci", scilimits=(-2, 2))
     fig.suptitle(title)
@@ -63,8 +63,8 @@ def single(run_dir, title):
         fig, a = plt.subplots(figsize=(7, 3.8))
         for p in probes:
             a.plot(t[k], cols[p][k], lw=0.8, label=p.replace("phi_", "node "))
-        a.set_xlabel("t")
-        a.set_ylabel(r"$\phi$")
+        a.set_xlabel("t [s]")
+        a.set_ylabel(r"$\phi$ [-]")
         a.legend(fontsize=8)
         a.set_title(title)
         fig.tight_layout()
@@ -80,9 +80,9 @@ def single(run_dir, title):
         if len(ts) >= 2:
             fig, a = plt.subplots(figsize=(7, 4.2))
             cs = a.contourf(s, ts, phi, levels=40, cmap="RdBu_r")
-            fig.colorbar(cs, ax=a, label=r"$\phi$")
-            a.set_xlabel("s")
-            a.set_ylabel("t")
+            fig.colorbar(cs, ax=a, label=r"$\phi$ [-]")
+            a.set_xlabel("s [m]")
+            a.set_ylabel("t [s]")
             a.set_title(title + r": $\phi(s,t)$")
             fig.tight_layout()
             fig.savefig(os.path.join(run_dir, "spacetime.png"), dpi=120)
@@ -99,8 +99,8 @@ def ensemble(run_dir, title):
         m, s = mean[name], std[name]
         a.plot(t[k], m[k], lw=0.9, label="mean")
         a.fill_between(t[k], (m - 2 * s)[k], (m + 2 * s)[k], alpha=0.3, label=r"$\pm 2\sigma$")
-        a.set_xlabel("t")
-        a.set_ylabel(name)
+        a.set_xlabel("t [s]")
+        a.set_ylabel(name + " [m/s^2]")
         a.legend(fontsize=8)
     fig.suptitle(title + " (ensemble)")
     fig.tight_layout()
@@ -113,8 +113,8 @@ def ensemble(run_dir, title):
             line = a.plot(t[k], mean[p][k], lw=0.8, label=p.replace("phi_", "node "))[0]
             a.fill_between(t[k], (mean[p] - 2 * std[p])[k], (mean[p] + 2 * std[p])[k], alpha=0.2,
                            color=line.get_color())
-        a.set_xlabel("t")
-        a.set_ylabel(r"$\phi$ (mean $\pm 2\sigma$)")
+        a.set_xlabel("t [s]")
+        a.set_ylabel(r"$\phi$ [-] (mean $\pm 2\sigma$)")
         a.legend(fontsize=8)
         a.set_title(title)
         fig.tight_layout()
