@@ -126,7 +126,7 @@ def lagrangian_plots(run_dir, title, system, lengths):
         ax.semilogy(t, lg(c["constraint"][i]), lw=0.9, color="tab:green", label="|g(q)| (constraint) [m^2]")
     ax.set_ylim(bottom=0.5 * floor)
     ax.set_xlabel("t [s]")
-    ax.set_ylabel("error, units in the legend (below 1e-17 drawn at 1e-17)")
+    ax.set_ylabel("error [units in the legend] (below 1e-17 drawn at 1e-17)")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=9)
     ax.set_title("invariants" + (f" — {title}" if title else ""), fontsize=10)
