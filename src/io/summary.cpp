@@ -36,7 +36,7 @@ json vec(const models::Vec3& x) {
 
 std::string rigid_body_summary_json(const RigidBodyScenario& s, const run::RunResult& r) {
   json j;
-  j["status"] = r.complete ? "complete" : "incomplete";
+  j["status"] = r.complete ? "complete" : "failed";
   if (r.failure) {
     const auto& f = *r.failure;
     j["failure"] = {{"step", f.step},       {"t", f.t},      {"node", f.node}, {"residual", f.residual},

@@ -16,7 +16,7 @@ namespace lievi::run::detail {
 json field_summary(const std::vector<io::ResolvedEntry>& entries, const std::string& name, const WaveRunResult& r,
                    long long steps_planned, long long n_nodes) {
   json j;
-  j["status"] = r.complete ? "complete" : "incomplete";
+  j["status"] = r.complete ? "complete" : "failed";
   if (r.failure) {
     const auto& f = *r.failure;
     j["failure"] = {{"step", f.step},       {"t", f.t},      {"node", f.node}, {"residual", f.residual},

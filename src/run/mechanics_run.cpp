@@ -116,12 +116,34 @@ inline constexpr const char* msg_inverse_legendre =
     "inverse Legendre transform v = (dL/dqdot)^-1(q_k, p_k) did not converge (d2L/dqdot2 singular or a non-finite "
     "momentum)";
 
-std::string hint_of(const io::MechanicsScenario& s) {
+/// The failure message of a step in the scenario's words: the solver's diagnosis (up to its "; ", after
+/// which the integrator library's messages advise on its C++ options) with the option names replaced by the
+/// scenario keys that set them.
+std::string scenario_message(const char* message) {
+  std::string m = message;
+  if (const auto cut = m.find("; "); cut != std::string::npos) m.resize(cut);
+  const std::pair<const char*, const char*> keys[] = {
+      {"ConstraintOptions::del.newton.max_iterations", "integrator.max_iterations"},
+      {"DelOptions::newton.max_iterations", "integrator.max_iterations"},
+      {"ConstraintOptions::drift_tol", "integrator.drift_tol"},
+      {"the iteration limit", "integrator.max_iterations"}};
+  for (const auto& [from, to] : keys)
+    if (const auto at = m.find(from); at != std::string::npos) m.replace(at, std::string(from).size(), to);
+  return m;
+}
+
+/// What to change, by scenario key: the step size always; the iteration limit, Newton tolerance or drift
+/// tolerance when the message is about them; an implicit method when RK4 (explicit) failed.
+std::string hint_of(const io::MechanicsScenario& s, const std::string& message) {
   std::string h = "the step failed at dt = " + io::format_number(s.dt) + "; try a smaller integrator.dt, e.g. " +
                   io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)";
-  if (s.method != "rk4")
-    h += ", or raise integrator.max_iterations (now " + std::to_string(s.max_iterations) + ")";
-  if (s.constrained()) h += "; integrator.drift_tol is " + io::format_number(s.drift_tol);
+  if (s.method == "rk4")
+    h += ", or integrator.method = \"midpoint\" (implicit, stable for any dt on linear oscillations)";
+  else if (message.find("converge") != std::string::npos)
+    h += ", or raise integrator.max_iterations (now " + std::to_string(s.max_iterations) +
+         ") or integrator.newton_tol (now " + io::format_number(s.newton_tol) + ")";
+  if (s.constrained() && message.find("drift") != std::string::npos)
+    h += ", or raise integrator.drift_tol (now " + io::format_number(s.drift_tol) + ")";
   return h;
 }
 
@@ -170,20 +192,29 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
   r.energy_initial = E0;
   double emax = 0.0, jmax = 0.0, gmax = 0.0, hmax = 0.0;
   Row row;
+  // The reported values of level k, computed after every step: a non-finite one (an energy that overflows
+  // while q and p are still finite) is a numerical failure; `bad_value` names it, and the level is neither
+  // written nor counted in the diagnostics (the run stops at the previous one).
+  std::string bad_value;
   auto level = [&](double t, int iterations, bool write) {
     const double E = del::energy(m, x.q, v), err = (E - E0) / escale;
-    emax = std::max(emax, std::abs(err));
-    double J = nan, g = nan;
-    if constexpr (symmetric) {
-      J = x.p.dot(m.xi_Q(x.q));
-      jmax = std::max(jmax, std::abs(J - J0));
-    }
+    double J = nan, g = nan, hidden = 0.0;
+    if constexpr (symmetric) J = x.p.dot(m.xi_Q(x.q));
     if constexpr (constrained) {
       g = del::constraint_residual(m, x.q);
-      gmax = std::max(gmax, g);
       const auto G = del::constraint_jacobian(m, x.q, static_cast<Eigen::Matrix<double, M::n_constraints, 1>*>(nullptr));
-      hmax = std::max(hmax, (G * v).template lpNorm<Eigen::Infinity>());
+      hidden = (G * v).template lpNorm<Eigen::Infinity>();
     }
+    if (!std::isfinite(E) || !std::isfinite(err))
+      bad_value = "energy = " + io::format_number(E) + ", energy_error = " + io::format_number(err);
+    else if (symmetric && !std::isfinite(J))
+      bad_value = "momentum = " + io::format_number(J);
+    else if (constrained && !(std::isfinite(g) && std::isfinite(hidden)))
+      bad_value = "constraint = " + io::format_number(g) + ", hidden constraint G(q) qdot = " + io::format_number(hidden);
+    if (!bad_value.empty()) return;
+    emax = std::max(emax, std::abs(err));
+    if constexpr (symmetric) jmax = std::max(jmax, std::abs(J - J0));
+    if constexpr (constrained) gmax = std::max(gmax, g), hmax = std::max(hmax, hidden);
     r.energy_final = E;
     if (!write) return;
     row.clear();
@@ -242,29 +273,33 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
     }
     r.newton.total += res.iterations;
     r.newton.max = std::max(r.newton.max, res.iterations);
-    const char* message = nullptr;
+    std::string message;
     if (!res.converged)
-      message = res.message && *res.message ? res.message : "the step did not converge";
+      message = scenario_message(res.message && *res.message ? res.message : "the step did not converge");
     else if (!x.q.allFinite() || !x.p.allFinite())
-      message = "non-finite state after the step";
+      message = "non-finite state after the step: " + std::string(x.q.allFinite() ? "p = " : "q = ") +
+                vector_text(to_std<n>(x.q.allFinite() ? x.p : x.q));
     else if (method != Method::rk4 && !del::velocity_from_momentum(m, x.q, x.p, v))
       message = msg_inverse_legendre;
-    if (message) {
+    const bool out = k % s.every == 0 || k == N;
+    if (message.empty()) {
+      x.t = s.time_at(k);
+      level(x.t, res.iterations, out);
+      if (!bad_value.empty()) message = "non-finite value after the step: " + bad_value + " (overflow)";
+    }
+    if (!message.empty()) {
       RunFailure f;
       f.step = k;
       f.t = s.time_at(k - 1);
       f.residual = res.residual;
       f.message = message;
-      f.hint = hint_of(s);
+      f.hint = hint_of(s, message);
       r.failure = f;
       x = x_prev;
       v = v_prev;
       break;
     }
-    x.t = s.time_at(k);
     last_iterations = res.iterations;
-    const bool out = k % s.every == 0 || k == N;
-    level(x.t, res.iterations, out);
     if (out) last_output = k;
     line.update(k, x.t);
   }
@@ -273,6 +308,7 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
   r.t_final = s.time_at(r.steps);
   if (!r.complete && last_output != r.steps) {
     x.t = r.t_final;
+    bad_value.clear();
     level(r.t_final, last_iterations, true);  // the last good level as the final row
   }
   r.integrate_s = seconds(Clock::now() - t0);
@@ -311,7 +347,7 @@ void write_summary(const fs::path& path, const io::MechanicsScenario& s, const M
     return a;
   };
   json j;
-  j["status"] = r.complete ? "complete" : "incomplete";
+  j["status"] = r.complete ? "complete" : "failed";
   if (r.failure) {
     const auto& f = *r.failure;
     j["failure"] = {{"step", f.step}, {"t", f.t}, {"residual", fin(f.residual)}, {"message", f.message}, {"hint", f.hint}};
@@ -402,7 +438,7 @@ MechanicsRunResult run_mechanics(const io::MechanicsScenario& s, const fs::path&
   for (double l : lengths_of(s)) lengths += (lengths.empty() ? "" : ",") + io::format_number(l);
   const std::string title = s.name + ": " + s.system + ", " + s.method +
                             (s.constrained() ? " (" + s.constraints + ")" : "") + ", dt = " + io::format_number(s.dt) +
-                            (r.complete ? "" : " [incomplete]");
+                            (r.complete ? "" : " [failed]");
   make_field_plots(dir.tmp(), s.plots, "lievi_plot.py", "LIEVI_PLOT_SCRIPT", title, r.notes,
                    {"--model", "lagrangian", "--system", s.system, "--lengths", lengths});
   r.out_dir = out_dir;

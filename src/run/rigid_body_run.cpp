@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cmath>
 #include <limits>
 
 #include "lievi/core/error.hpp"
@@ -12,6 +13,7 @@
 #include "lievi/io/series_csv.hpp"
 #include "lievi/io/summary.hpp"
 #include "lievi/run/diagnostics.hpp"
+#include "lievi/run/health.hpp"
 #include "lievi/run/plots.hpp"
 #include "lievi/run/progress.hpp"
 
@@ -34,6 +36,10 @@ double seconds(Clock::duration d) {
     if (i.file.empty()) i.file = s.source.empty() ? s.name : s.source;
   }
   throw invalid_argument(std::move(issues));
+}
+
+std::string vector_text(const models::Vec3& v) {
+  return "[" + io::format_number(v[0]) + ", " + io::format_number(v[1]) + ", " + io::format_number(v[2]) + "]";
 }
 
 /// "try a smaller integrator.dt, e.g. 0.01 (= dt/10, keep t_end/dt an integer)"
@@ -73,6 +79,13 @@ RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBody
   // method.
   const double C0 = models::RigidBody::casimir(p.x0.M) > 0.0 ? models::RigidBody::casimir(p.x0.M)
                                                              : std::numeric_limits<double>::min();
+  // Pure dissipation (K != 0; the model has no forcing): the exact flow and the ddb methods never raise
+  // H = ½ M·I^{-1}M, so a rise above the smallest earlier H beyond round-off (health::dissipation_rise_tol)
+  // is a wrong result and stops the run.
+  const bool dissipative = p.model.K.cwiseAbs().maxCoeff() > 0.0;
+  const double H0 = p.model.energy(p.x0.M);
+  const double H_scale = H0 > 0.0 ? H0 : std::numeric_limits<double>::min();
+  double H_min = H0;
   long long last_output = 0;
   Clock::duration in_output{0};
 
@@ -88,8 +101,12 @@ RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBody
     r.newton.total += res.iterations;
     r.newton.max = std::max(r.newton.max, res.iterations);
     const bool finite = x.M.allFinite() && x.R.allFinite();
-    const bool blown_up = finite && x.M.squaredNorm() > kBlowUpFactor * C0;
-    if (!res.converged || !finite || blown_up) {
+    const double C = x.M.squaredNorm(), H = p.model.energy(x.M);
+    const bool blown_up = finite && C > kBlowUpFactor * C0;
+    // the reported values (H, |M|^2, R M) may overflow although M and R are finite
+    const bool values_finite = std::isfinite(C) && std::isfinite(H);
+    const bool rise = dissipative && finite && values_finite && H - H_min > health::dissipation_rise_tol(H_scale, k);
+    if (!res.converged || !finite || blown_up || !values_finite || rise) {
       RunFailure f;
       f.step = k;
       f.t = s.time_at(k - 1);
@@ -98,16 +115,30 @@ RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBody
       if (!res.converged && res.message && *res.message)
         f.message = res.message;
       else if (!finite)
-        f.message = "non-finite state after the step";
+        f.message = std::string("non-finite state after the step: ") + (x.M.allFinite() ? "R" : "M") + " = " +
+                    vector_text(x.M.allFinite() ? models::Vec3(x.R.row(0).transpose()) : x.M) +
+                    (x.M.allFinite() ? " (first row)" : "");
       else if (blown_up)
         f.message = "blow-up: |M|^2 grew to more than 1e8 times its initial value (a conserved quantity)";
+      else if (!values_finite)
+        f.message = "non-finite reported value after the step: energy H = " + io::format_number(H) +
+                    ", casimir |M|^2 = " + io::format_number(C) + " (overflow)";
+      else if (rise)
+        f.message = "energy rise under pure dissipation: H = " + io::format_number(H) + " exceeds its smallest earlier value " +
+                    io::format_number(H_min) + " by " + io::format_number((H - H_min) / H_scale) +
+                    " of H0 (round-off allows " + io::format_number(health::dissipation_rise_tol(H_scale, k) / H_scale) +
+                    "); with model.alpha > 0 (or model.K) the exact flow never raises H: the method's result is wrong";
       else
         f.message = "the step did not converge";
-      f.hint = smaller_dt_hint(s);
+      f.hint = rise && s.method != "ddb"
+                   ? "use integrator.method = \"ddb\" (dissipates H exactly) or a smaller integrator.dt, e.g. " +
+                         io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)"
+                   : smaller_dt_hint(s);
       r.failure = f;
       x = x_prev;
       break;
     }
+    H_min = std::min(H_min, H);
     const double t_k = s.time_at(k);
     for (auto* o : observers) o->step(k, t_k, x);
     if (k % every == 0 || k == N) {
@@ -165,7 +196,7 @@ RunResult run_rigid_body(const io::RigidBodyScenario& s, const std::filesystem::
   if (s.plots) {
     const std::string title = s.name + ": " + s.method +
                               (r.retraction.empty() ? "" : " (" + r.retraction + ")") +
-                              ", dt = " + io::format_number(s.dt) + (r.complete ? "" : " [incomplete]");
+                              ", dt = " + io::format_number(s.dt) + (r.complete ? "" : " [failed]");
     if (const auto why = make_rigid_body_plots(dir.tmp(), title)) r.notes.push_back("plots skipped: " + *why);
   } else {
     r.notes.emplace_back("plots not made: output.plots = false");

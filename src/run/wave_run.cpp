@@ -133,7 +133,9 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
   std::visit(
       [&](auto& st) {
         const std::ptrdiff_t n_nodes = st.grid().n_nodes();
-        std::vector<double> phi(static_cast<std::size_t>(n_nodes));
+        // phi of this output level and of the last level written (the one kept when a level fails)
+        std::vector<double> phi(static_cast<std::size_t>(n_nodes)), phi_written;
+        double t_written = 0.0;
         ProgressLine line(s.steps, s.t_end, progress == Progress::automatic);
         for (long long n = 0; n <= s.steps; ++n) {
           const bool out = output_level(s, n);
@@ -165,8 +167,39 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
             }
             r.steps = n + 1;
           }
+          // Health of the level's reported values: phi and zeta are checked in every step (the node sweep);
+          // the energies are sums of squares of zeta and of the strains gamma, so finite energies also mean
+          // finite strains (whose sweep has no check of its own). A non-finite energy stops the run before
+          // the level is written.
+          if (out && !(std::isfinite(E.kinetic_before) && std::isfinite(E.kinetic_after) && std::isfinite(E.potential))) {
+            RunFailure f;
+            f.step = n;
+            f.t = s.time_at(n > 0 ? n - 1 : 0);
+            f.node = -1;
+            f.message = "non-finite energy at level " + std::to_string(n) + " (t = " + io::format_number(s.time_at(n)) +
+                        "): kinetic " + io::format_number(E.kinetic_before) + ", " +
+                        io::format_number(E.kinetic_after) + ", potential " + io::format_number(E.potential);
+            const auto& gam = st.gamma();
+            for (std::ptrdiff_t e = 0; e < st.grid().n_segments(); ++e)
+              if (!std::isfinite(gam[field::SegmentIndex{e}])) {
+                f.node = static_cast<int>(e);
+                f.message += "; strain gamma = " + io::format_number(gam[field::SegmentIndex{e}]) + " on segment " +
+                             std::to_string(e) + " (between nodes " + std::to_string(e) + " and " +
+                             std::to_string(e + 1 < n_nodes ? e + 1 : 0) + ")";
+                break;
+              }
+            if (f.node < 0) f.message += " (overflow of the sums)";
+            f.hint = "values beyond the double range: dt = " + io::format_number(s.dt) + " (the CFL limit is ds/c = " +
+                     io::format_number(r.cfl_dt) + (s.allow_unstable ? "; integrator.allow_unstable is set" : "") +
+                     "); try a smaller integrator.dt (within the CFL limit), or a smaller initial.amplitude or noise.theta";
+            r.failure = f;
+            r.steps = n > 0 ? n - 1 : 0;
+            break;
+          }
           if (out) {
             obs.level(n, s.time_at(n), phi, E, snapshot_level(s, n));
+            phi_written.assign(phi.begin(), phi.end());
+            t_written = s.time_at(n);
             stats.add(E);
             ++r.rows;
             if (snapshot_level(s, n)) ++r.snapshots;
@@ -179,16 +212,23 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
           r.t_final = s.t_end;
           r.phi_final.assign(st.g().data(), st.g().data() + n_nodes);
         } else if (r.phi_final.empty()) {
-          r.phi_final = phi;  // the last output level's field
+          r.phi_final = phi_written;  // the last level written
+          r.t_final = t_written;
         }
       },
       any);
   r.integrate_s = seconds(Clock::now() - t0);
-  r.diagnostics = {{"E_d_fluctuation", stats.d_max - stats.d_min},
-                   {"E_c_fluctuation", stats.c_max - stats.c_min},
-                   {"E_c_initial", stats.c0},
-                   {"E_c_final", stats.c_last},
-                   {"E_c_drift", stats.c_last - stats.c0}};
+  // The fluctuations and the drift measure how well the scheme keeps the energy: only without noise is the
+  // energy of the continuous problem conserved (noise pumps energy in, so there they would measure the
+  // physics, not the method); the initial and final energies are written always.
+  if (s.noise_mode == "none")
+    r.diagnostics = {{"E_d_fluctuation", stats.d_max - stats.d_min},
+                     {"E_c_fluctuation", stats.c_max - stats.c_min},
+                     {"E_c_initial", stats.c0},
+                     {"E_c_final", stats.c_last},
+                     {"E_c_drift", stats.c_last - stats.c0}};
+  else
+    r.diagnostics = {{"E_c_initial", stats.c0}, {"E_c_final", stats.c_last}};
   if (s.method == "type-ii" && s.noise_mode == "modes")
     r.notes.emplace_back(
         "type-ii with noise.mode = modes runs the Type-I code path: for Phi = sum_k <mu, Theta_k> the two are "
@@ -323,6 +363,7 @@ WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, cons
   // Paths run in batches across threads; each batch is added to the statistics in path order, so the result
   // does not depend on the thread count. Inner node loops run serially (nested parallelism is off).
   const long long batch = std::max(1, omp_get_max_threads());
+  PathProgress progress(paths, options.progress == Progress::automatic);
   for (long long p0 = 0; p0 < paths && total.complete; p0 += batch) {
     const long long nb = std::min(batch, paths - p0);
     std::vector<std::vector<std::vector<double>>> rows(static_cast<std::size_t>(nb));
@@ -336,6 +377,7 @@ WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, cons
           integrate_path(s, static_cast<std::uint32_t>(s.path + p0 + b), rec, Progress::never);
     }
     integrate_s += seconds(Clock::now() - tb);
+    progress.update(p0 + nb);
     for (long long b = 0; b < nb; ++b) {
       auto& rb = res[static_cast<std::size_t>(b)];
       const long long k = static_cast<long long>(s.path) + p0 + b;
@@ -362,6 +404,7 @@ WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, cons
       }
     }
   }
+  progress.finish();
   if (stats.paths() > 0) stats.write(dir.tmp() / "series_mean.csv", dir.tmp() / "series_std.csv");
   total.paths = static_cast<long long>(stats.paths());
   total.integrate_s = integrate_s;

@@ -110,6 +110,6 @@ TEST(BeamCli, StabilityBoundRefusedOrBlowUpStopsWithNode) {
                 "integrator.allow_unstable=true", "--set", "output.every=1", "--set", "output.plots=false"});
   EXPECT_EQ(r.code, 3) << r.err;
   const auto j = summary(cwd / "y");
-  EXPECT_EQ(j["status"], "incomplete");
+  EXPECT_EQ(j["status"], "failed");
   EXPECT_GE(j["failure"]["node"].get<int>(), 0);
 }

@@ -386,7 +386,7 @@ TEST(BeamCliBc, NewtonFailureNamesStepNodeAndResidual) {
   EXPECT_NE(r.err.find("node"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("residual"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(read_file(cwd / "x" / "summary.json"));
-  EXPECT_EQ(j["status"], "incomplete");
+  EXPECT_EQ(j["status"], "failed");
   EXPECT_EQ(j["failure"]["step"].get<int>(), 1);  // the step being taken, counted from 1
   EXPECT_GE(j["failure"]["node"].get<int>(), 0);
   EXPECT_GT(j["failure"]["residual"].get<double>(), 0.0);
@@ -542,7 +542,7 @@ TEST(BeamCliBc, NoiseTooLargeForNewtonStopsWithStepNodeAndTheTruncationHint) {
   EXPECT_NE(r.err.find("node"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("noise.truncate"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(read_file(cwd / "x" / "summary.json"));
-  EXPECT_EQ(j["status"], "incomplete");
+  EXPECT_EQ(j["status"], "failed");
   EXPECT_GE(j["failure"]["step"].get<int>(), 1);
   // and the summary warned about the large increments
   bool warned = false;

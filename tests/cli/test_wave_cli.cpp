@@ -153,7 +153,7 @@ TEST(WaveCli, UnstableStepRefusedOrFailsWithNode) {
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_NE(r.err.find("non-finite"), std::string::npos) << r.err;
   const auto j = summary(cwd / "y");
-  EXPECT_EQ(j["status"], "incomplete");
+  EXPECT_EQ(j["status"], "failed");
   EXPECT_GE(j["failure"]["node"].get<int>(), 0);
   EXPECT_GT(j["failure"]["step"].get<int>(), 10);
   const auto series = lievi::io::read_csv_table(cwd / "y" / "series.csv");

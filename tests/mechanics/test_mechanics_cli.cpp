@@ -2,7 +2,7 @@
 // documented series.csv columns and summary.json, and results against independent references written here:
 // the pendulum period 4 K(sin(q0/2)) sqrt(l/g), the Kepler ellipse (Kepler's equation), the exact damped
 // oscillator, the spherical pendulum's constraint and vertical angular momentum, RK4's energy drift against the
-// midpoint rule's bounded error, and a Newton failure (exit 3, status incomplete).
+// midpoint rule's bounded error, and a Newton failure (exit 3, status failed).
 #include <gtest/gtest.h>
 
 #include <boost/math/special_functions/ellint_1.hpp>
@@ -263,7 +263,7 @@ TEST(MechanicsCli, NewtonFailureExit3KeepsOutputs) {
   EXPECT_NE(r.err.find("numerical failure in step 1"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("integrator.dt"), std::string::npos) << r.err;
   const auto j = read_json(d / "out" / "summary.json");
-  EXPECT_EQ(j["status"], "incomplete");
+  EXPECT_EQ(j["status"], "failed");
   EXPECT_EQ(j["failure"]["step"], 1);
   EXPECT_TRUE(j["failure"].contains("residual"));
   EXPECT_NE(j["failure"]["message"].get<std::string>().find("Newton"), std::string::npos);

@@ -10,8 +10,11 @@
 /// qddot = Lvv^-1 (Lq - Lqv^T qdot + f) written from the same L (AD derivatives) and writes p = dL/dqdot(q, v).
 /// The spherical pendulum's start is projected onto g(q) = 0 and G(q) qdot = 0 (del::project_initial).
 ///
-/// A step that fails (Newton, non-finite values, constraint drift, the inverse Legendre transform) stops the
-/// run: the outputs up to the last good level are kept, status "incomplete" (exit 3 from the CLI).
+/// A step that fails (Newton, non-finite values, constraint drift, the inverse Legendre transform) or leaves a
+/// non-finite reported value (energy, energy error, momentum, constraint residuals; checked after every step)
+/// stops the run: the outputs up to the last good level are kept, status "failed" (exit 3 from the CLI); the
+/// message and hint name scenario keys (integrator.dt, integrator.method, integrator.max_iterations,
+/// integrator.newton_tol, integrator.drift_tol), never the library's C++ options.
 #include <filesystem>
 #include <optional>
 #include <string>

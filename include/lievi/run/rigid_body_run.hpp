@@ -4,8 +4,10 @@
 ///
 /// Time stepping (docs/interfaces.md): N = t_end / dt steps of size h = dt; t_k = k h (t_N = t_end exactly);
 /// observers see every step and the output times (k = 0, every `output.every` steps, k = N). A step that
-/// returns converged = false or leaves a non-finite state stops the run: the last good state is the final one
-/// (written as a row if it was not an output time), and the result is incomplete with a failure record.
+/// returns converged = false, leaves a non-finite state or reported value (M, R, the energy H, |M|^2), blows
+/// up, or raises H under pure dissipation (K != 0) beyond round-off (health::dissipation_rise_tol) stops the
+/// run: the last good state is the final one (written as a row if it was not an output time), and the result
+/// is not complete, with a failure record (summary status "failed").
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -53,7 +55,7 @@ struct RunOptions {
 
 /// Run a scenario and write series.csv, summary.json and (if `output.plots`) the PNG plots atomically into
 /// `out_dir`. Bad input (including an unusable `out_dir`) throws lievi::invalid_argument before anything is
-/// written; a numerical failure returns an incomplete result with the outputs up to the last good step;
+/// written; a numerical failure returns a failed result with the outputs up to the last good step;
 /// I/O errors throw std::runtime_error (nothing left behind but what was there before).
 RunResult run_rigid_body(const io::RigidBodyScenario& scenario, const std::filesystem::path& out_dir,
                          const RunOptions& options = {});
