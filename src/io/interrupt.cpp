@@ -70,8 +70,10 @@ const char* signal_name(int sig) {
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
   }
+  // Innermost first (an output folder may be written inside another's temporary folder): each becomes a
+  // DIR.partial where it was, the outermost last; its line is the one printed.
   std::string what = "nothing written";
-  for (const auto& [tmp, dir] : r.pending) what = keep_partial_output(tmp, dir, name);
+  for (auto it = r.pending.rbegin(); it != r.pending.rend(); ++it) what = keep_partial_output(it->first, it->second, name);
   std::fprintf(stderr, "%slievi: interrupted by %s; the run is not complete: %s\n", newline, name, what.c_str());
   ::_exit(128 + sig);
 }
