@@ -203,7 +203,7 @@ TEST(Cli, RunWritesCompleteRoundTripOutputs) {
   const Result r = run_cli(d, {"run", scen.string(), "--out", "out"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");  // not a TTY: no progress line
-  EXPECT_EQ(entries(d / "out"), (std::vector<std::string>{"series.csv", "summary.json"}));
+  EXPECT_EQ(entries(d / "out"), (std::vector<std::string>{".lievi-output", "series.csv", "summary.json"}));
   check_run_folder(scen, {}, d / "out");
   EXPECT_EQ(entries(d), (std::vector<std::string>{"out", "scen.toml"}));  // no DIR.tmp-* left
 }
@@ -356,6 +356,7 @@ TEST(Cli, SeveralErrorsAreReportedTogether) {
   EXPECT_EQ(entries(d), std::vector<std::string>{"scen.toml"});
 }
 
+// --force replaces only a folder lievi wrote (tests/cli/test_cli_safety.cpp has the other refusals).
 TEST(Cli, ExistingFolderRefusedWithoutForceAndReplacedWithForce) {
   const fs::path d = workdir("force");
   const fs::path scen = write_scenario(d, kScenario);
@@ -369,9 +370,14 @@ TEST(Cli, ExistingFolderRefusedWithoutForceAndReplacedWithForce) {
   EXPECT_EQ(read(d / "out" / "precious.txt"), "keep me");
   EXPECT_EQ(entries(d), (std::vector<std::string>{"out", "scen.toml"}));
 
+  const Result refused = run_cli(d, {"run", scen.string(), "--out", "out", "--force"});  // not lievi's folder
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_EQ(entries(d / "out"), std::vector<std::string>{"precious.txt"});
+  fs::remove(d / "out" / "precious.txt");
+  ASSERT_EQ(run_cli(d, {"run", scen.string(), "--out", "out"}).code, 0);
   const Result f = run_cli(d, {"run", scen.string(), "--out", "out", "--force"});
   ASSERT_EQ(f.code, 0) << f.err;
-  EXPECT_EQ(entries(d / "out"), (std::vector<std::string>{"series.csv", "summary.json"}));
+  EXPECT_EQ(entries(d / "out"), (std::vector<std::string>{".lievi-output", "series.csv", "summary.json"}));
   EXPECT_EQ(entries(d), (std::vector<std::string>{"out", "scen.toml"}));  // no .tmp-/.old- leftovers
 
   fs::create_directories(d / "empty");  // an existing empty folder is fine without --force

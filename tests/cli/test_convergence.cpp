@@ -171,7 +171,7 @@ TEST(ConvergenceCli, Rk4OrderFourAgainstTaylor) {
     EXPECT_NEAR(*rows[i].order, traits_order("rk4"), 0.2) << r.out;
   }
 
-  EXPECT_EQ(entries(d / "out"), (std::vector<std::string>{"convergence.csv", "summary.json"}));
+  EXPECT_EQ(entries(d / "out"), (std::vector<std::string>{".lievi-output", "convergence.csv", "summary.json"}));
   const Csv c = read_csv(d / "out" / "convergence.csv");
   EXPECT_EQ(c.header, "value,error,order");
   ASSERT_EQ(c.rows.size(), 4u);
@@ -408,6 +408,7 @@ TEST(ConvergenceCli, DefaultFolderForceAndPlotFailure) {
   const std::string png = read(out / "convergence.png");
   ASSERT_GT(png.size(), 1000u) << f.out;
   EXPECT_EQ(png.substr(1, 3), "PNG");  // PNG signature \x89 P N G
-  EXPECT_EQ(entries(out), (std::vector<std::string>{"convergence.csv", "convergence.png", "summary.json"}));
+  EXPECT_EQ(entries(out),
+            (std::vector<std::string>{".lievi-output", "convergence.csv", "convergence.png", "summary.json"}));
   EXPECT_EQ(entries(d / "runs"), std::vector<std::string>{"scenario_a-convergence"});  // no leftovers
 }

@@ -173,7 +173,9 @@ TEST(OutputDir, RefusesUnusableFoldersWithoutWriting) {
   fs::create_directories(d / "full");
   std::ofstream(d / "full" / "keep.txt") << "old";
   EXPECT_THROW(lievi::io::check_output_dir(d / "full", false), lievi::invalid_argument);
-  EXPECT_NO_THROW(lievi::io::check_output_dir(d / "full", true));
+  EXPECT_THROW(lievi::io::check_output_dir(d / "full", true), lievi::invalid_argument);  // not written by lievi
+  std::ofstream(d / "full" / ".lievi-output") << R"({"program": "lievi", "entries": ["keep.txt"]})";
+  EXPECT_NO_THROW(lievi::io::check_output_dir(d / "full", true));  // now it is (by its marker)
   EXPECT_NO_THROW(lievi::io::check_output_dir(d / "new" / "deeper", false));
   // Never the working folder or an ancestor of it, even with --force (it would delete the caller's files).
   EXPECT_THROW(lievi::io::check_output_dir(".", true), lievi::invalid_argument);
@@ -193,6 +195,7 @@ TEST(OutputDir, WritesIntoTmpAndReplacesOnlyOnCommit) {
   const fs::path d = fresh_dir("commit");
   fs::create_directories(d / "run");
   std::ofstream(d / "run" / "old.txt") << "old";
+  std::ofstream(d / "run" / ".lievi-output") << R"({"program": "lievi", "entries": ["old.txt"]})";
   {
     lievi::io::OutputDir o(d / "run", true);
     EXPECT_EQ(o.tmp().parent_path(), fs::absolute(d));
