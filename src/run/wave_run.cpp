@@ -179,16 +179,23 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
             f.message = "non-finite energy at level " + std::to_string(n) + " (t = " + io::format_number(s.time_at(n)) +
                         "): kinetic " + io::format_number(E.kinetic_before) + ", " +
                         io::format_number(E.kinetic_after) + ", potential " + io::format_number(E.potential);
+            // where: the first segment with a non-finite strain, else (the sums overflowed) the largest |gamma|
             const auto& gam = st.gamma();
-            for (std::ptrdiff_t e = 0; e < st.grid().n_segments(); ++e)
-              if (!std::isfinite(gam[field::SegmentIndex{e}])) {
-                f.node = static_cast<int>(e);
-                f.message += "; strain gamma = " + io::format_number(gam[field::SegmentIndex{e}]) + " on segment " +
-                             std::to_string(e) + " (between nodes " + std::to_string(e) + " and " +
-                             std::to_string(e + 1 < n_nodes ? e + 1 : 0) + ")";
+            std::ptrdiff_t worst = 0;
+            for (std::ptrdiff_t e = 0; e < st.grid().n_segments(); ++e) {
+              const double a = std::abs(gam[field::SegmentIndex{e}]);
+              if (!std::isfinite(a)) {
+                worst = e;
                 break;
               }
-            if (f.node < 0) f.message += " (overflow of the sums)";
+              if (a > std::abs(gam[field::SegmentIndex{worst}])) worst = e;
+            }
+            f.node = static_cast<int>(worst);
+            f.message += (std::isfinite(gam[field::SegmentIndex{worst}]) ? "; the sums overflow, largest strain gamma = "
+                                                                         : "; strain gamma = ") +
+                         io::format_number(gam[field::SegmentIndex{worst}]) + " on segment " + std::to_string(worst) +
+                         " (between nodes " + std::to_string(worst) + " and " +
+                         std::to_string(worst + 1 < n_nodes ? worst + 1 : 0) + ")";
             f.hint = "values beyond the double range: dt = " + io::format_number(s.dt) + " (the CFL limit is ds/c = " +
                      io::format_number(r.cfl_dt) + (s.allow_unstable ? "; integrator.allow_unstable is set" : "") +
                      "); try a smaller integrator.dt (within the CFL limit), or a smaller initial.amplitude or noise.theta";
