@@ -49,7 +49,7 @@ long long parse_paths(const std::string& text) {
 int report_failure(const RunArgs& a, const run::RunFailure& f, double t_final, const std::filesystem::path& dir) {
   std::fprintf(stderr,
                "%s: numerical failure in step %lld (from t = %s): %s (residual %s); %s. Outputs up to "
-               "t = %s kept in %s (status \"incomplete\")\n",
+               "t = %s kept in %s (status \"failed\")\n",
                a.file.c_str(), f.step, io::format_number(f.t).c_str(), f.message.c_str(),
                io::format_number(f.residual).c_str(), f.hint.c_str(), io::format_number(t_final).c_str(),
                dir.c_str());
