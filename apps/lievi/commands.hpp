@@ -3,7 +3,7 @@
 /// @brief The subcommands of the `lievi` program (one file each) and the shared error reporting.
 ///
 /// Exit codes (docs/cli.md): 0 success, 1 anything else (I/O error), 2 bad input (nothing written),
-/// 3 numerical failure during the run (outputs kept up to the last good step, status "incomplete"),
+/// 3 numerical failure during the run (outputs kept up to the last good step, status "failed"),
 /// 128 + signal when stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129) (lievi/io/interrupt.hpp).
 #include <CLI/CLI.hpp>
 #include <string>
