@@ -206,8 +206,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-/// Convert `n`, releasing toml++'s nodes as they are converted: the peak memory is then about the larger of
-/// the two trees, not their sum (toml++ takes ~100 bytes per value).
+/// Convert `n`, releasing toml++'s nodes as they are converted. (The peak is still about both trees: an
+/// array's RawValue items are allocated at once; docs/scenarios.md "Limits" gives the measured peak.)
 RawValue from_node(toml::node& n) {
   RawValue r;
   if (const auto* v = n.as_string()) {
