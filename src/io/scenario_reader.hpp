@@ -25,6 +25,27 @@
 #include "lievi/io/scenario.hpp"
 #include "lievi/models/rigid_body.hpp"
 
+namespace lievi::io {
+
+/// Limits of the scenario reader (docs/scenarios.md, "Limits"); each refusal is a lievi::invalid_argument.
+/// A scenario file has at most this many bytes (16 MiB); checked before reading, and reading stops one byte
+/// past it should the file grow.
+inline constexpr std::uintmax_t kMaxScenarioFileBytes = std::uintmax_t{16} << 20;
+/// A CSV side file of a scenario (initial.file, a prescribed motion's table) has at most this many bytes
+/// (256 MiB: about a million rows of pose data).
+inline constexpr std::uintmax_t kMaxSideFileBytes = std::uintmax_t{256} << 20;
+/// Nesting of a scenario (table-header segments, dotted-key segments, arrays and inline tables together, and
+/// arrays in `--set` values) is at most this many levels; the documented forms need at most 4.
+inline constexpr int kMaxNestingDepth = 32;
+/// A value (or key) quoted in a message has at most about this many characters.
+inline constexpr std::size_t kMaxQuotedChars = 80;
+
+/// `text` as quoted in a message: unchanged when it has at most kMaxQuotedChars characters, else its first 60
+/// characters (whole UTF-8 sequences), "…" and the total count, e.g. `vvvv…vvvv… (52428800 characters)` for a 52428800-character text.
+[[nodiscard]] std::string shorten_text(const std::string& text);
+
+}  // namespace lievi::io
+
 namespace lievi::io::detail {
 
 /// A value as read, before its schema type is checked.
@@ -72,6 +93,11 @@ struct Schema {
   [[nodiscard]] std::string canonical(const std::string& key) const;
   [[nodiscard]] bool has_section(const std::string& section) const;
 };
+
+/// The first `chars` characters (UTF-8 sequences) of `text`, never splitting a sequence.
+[[nodiscard]] std::string utf8_prefix(const std::string& text, std::size_t chars);
+/// The characters kept of a shortened value (shorten_text): 60, then "…" and the count.
+inline constexpr std::size_t kQuotedHead = 60;
 
 /// Elements of `v` separated by `sep`.
 [[nodiscard]] std::string join(const std::vector<std::string>& v, const char* sep = ", ");

@@ -326,7 +326,7 @@ TEST(WaveScenario, SetConvertsEveryType) {
   expect_one(issues_of(wave(), {"noise.modes=[[1,2],x]"}), "noise.modes", {"an array of arrays of numbers"},
              "--set");
   expect_one(issues_of(wave(), {"grid.J=ten"}), "grid.J", {"'ten'", "an integer"}, "--set");
-  expect_one(issues_of(wave(), {"output.probes=[0, 1.5]"}), "output.probes", {"[0.0, 1.5]", "integers"},
+  expect_one(issues_of(wave(), {"output.probes=[0, 1.5]"}), "output.probes", {"[0, 1.5]", "integers"},
              "--set");
   expect_one(issues_of(wave(), {"grid.layout=hexagonal"}), "grid.layout", {"\"hexagonal\"", "cell, vertex"},
              "--set");
