@@ -1,6 +1,7 @@
 /// @file src/integrators/rigid_body_registry.cpp
 /// @brief Maps the method ids of docs/interfaces.md to type-erased steppers over the templated cores.
 #include <Eigen/Eigenvalues>
+#include <charconv>
 #include <cmath>
 #include <numbers>
 #include <sstream>
@@ -13,6 +14,13 @@
 
 namespace lievi::integrators {
 namespace {
+
+/// x in the shortest form that reads back to the same double ("0.1", not "0.10000000000000001").
+std::string shortest(double x) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
 
 /// Adapter for stateless explicit methods with `static StepResult step(model, state, h)`.
 template <class Method>
@@ -148,21 +156,16 @@ void check_rigid_body_step(const models::RigidBody& model, const RigidBodyMethod
   if (uses_retraction && !known_retraction) issues.push_back(detail::unknown_retraction(options.retraction));
 
   if (!(std::isfinite(dt) && dt > 0.0)) {
-    std::ostringstream m;
-    m.precision(17);
-    m << "value " << dt << " must be finite and > 0";
-    issues.push_back({"", "integrator.dt", m.str()});
+    issues.push_back({"", "integrator.dt", "value " + shortest(dt) + " must be finite and > 0"});
   } else if (uses_retraction && options.retraction == "exp") {
     // I_min: smallest eigenvalue of the symmetric inertia.
     const double I_min = Eigen::SelfAdjointEigenSolver<models::Mat3>(model.I, Eigen::EigenvaluesOnly).eigenvalues()(0);
     const double bound = dt * M0.norm() / I_min;
     if (!(bound < 2.0 * std::numbers::pi)) {
-      std::ostringstream m;
-      m.precision(17);
-      m << "value " << dt << " too large for retraction 'exp': dt |M0| / I_min = " << bound
-        << " must be < 2 pi (pole of psi_exp at h|xi| = 2 pi); use dt < " << 2.0 * std::numbers::pi * I_min / M0.norm()
-        << " or retraction 'cayley'";
-      issues.push_back({"", "integrator.dt", m.str()});
+      issues.push_back({"", "integrator.dt",
+                        "value " + shortest(dt) + " too large for retraction 'exp': dt |M0| / I_min = " +
+                            shortest(bound) + " must be < 2 pi (pole of psi_exp at h|xi| = 2 pi); use dt < " +
+                            shortest(2.0 * std::numbers::pi * I_min / M0.norm()) + " or retraction 'cayley'"});
     }
   }
   if (!issues.empty()) throw invalid_argument(std::move(issues));

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -27,12 +28,19 @@ constexpr std::size_t kChunk = 256;  // modes per batch chunk: one 2 KiB stack b
 /// The clip of a coarse increment to [-c, c] (c = +infinity: identity). One function for scalar and batch.
 inline double clip(double w, double c) { return std::min(std::max(w, -c), c); }
 
+/// x in the shortest form that reads back to the same double.
+std::string shortest(double x) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
 }  // namespace
 
 WienerIncrements::WienerIncrements(StreamKey key, double base_dt, int refine_log2, bool truncate)
     : key_(key), m_(refine_log2), truncate_(truncate) {
   if (!(base_dt > 0.0) || !std::isfinite(base_dt)) {
-    throw std::invalid_argument("WienerIncrements: base_dt must be finite and > 0, got " + std::to_string(base_dt));
+    throw std::invalid_argument("WienerIncrements: base_dt must be finite and > 0, got " + shortest(base_dt));
   }
   if (refine_log2 < 0 || refine_log2 > 40) {
     throw std::invalid_argument("WienerIncrements: refine_log2 must be in [0, 40], got " +

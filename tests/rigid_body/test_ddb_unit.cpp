@@ -249,6 +249,23 @@ TEST(DDBCheck, ExpStepBoundIsRefusedApriori) {
   EXPECT_THROW(integrators::check_rigid_body_step(s.body, o, s.M0, 0.0), lievi::invalid_argument);
   o.method = "rk4";
   EXPECT_THROW(integrators::check_rigid_body_step(s.body, o, s.M0, -1.0), lievi::invalid_argument);
+  // Numbers in the message are the shortest text that reads back to the same double: -0.1, not
+  // -0.10000000000000001 (issue 22).
+  try {
+    integrators::check_rigid_body_step(s.body, o, s.M0, -0.1);
+    FAIL() << "expected lievi::invalid_argument";
+  } catch (const lievi::invalid_argument& e) {
+    EXPECT_NE(e.issues()[0].message.find("value -0.1 must"), std::string::npos) << e.what();
+  }
+  o.method = "ddb";
+  o.retraction = "exp";
+  try {
+    integrators::check_rigid_body_step(s.body, o, s.M0, 10.1);
+    FAIL() << "expected lievi::invalid_argument";
+  } catch (const lievi::invalid_argument& e) {
+    EXPECT_NE(e.issues()[0].message.find("value 10.1 too large"), std::string::npos) << e.what();
+    EXPECT_EQ(e.issues()[0].message.find("000000"), std::string::npos) << e.what();
+  }
 }
 
 // Just below the pole DDB-exp still converges (the bound is not over-restrictive), with h|xi| < 2 pi.
