@@ -15,11 +15,56 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_set>
 
 #include "lievi/core/error.hpp"
+#include "lievi/io/memory_estimate.hpp"
 #include "scenario_reader.hpp"
 
 namespace lievi::io {
+namespace detail {
+
+std::optional<long long> integer_bounded(Resolver& r, const std::string& key, long long lo, long long hi) {
+  auto i = r.integer(key);
+  if (!i || (*i >= lo && *i <= hi)) return i;
+  r.issue(key, "value " + std::to_string(*i) + (*i < lo ? " must be >= " + std::to_string(lo)
+                                                        : " must be in [" + std::to_string(lo) + ", " +
+                                                              std::to_string(hi) + "]"));
+  return std::nullopt;
+}
+
+std::string short_value(const std::string& text) {
+  constexpr std::size_t kMax = 80;
+  if (text.size() <= kMax) return text;
+  return text.substr(0, kMax - 3) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
+void check_probes(Resolver& r, const std::vector<long long>& probes, long long n_nodes, const std::string& nodes) {
+  const std::string key = "output.probes", value = "value " + short_value(r.get(key)->text());
+  if (probes.size() > static_cast<std::size_t>(limits::kMaxProbes)) {
+    r.issue(key, value + " has " + std::to_string(probes.size()) + " nodes; at most " +
+                     std::to_string(limits::kMaxProbes) + " are allowed");
+    return;
+  }
+  std::unordered_set<long long> seen, repeated;
+  long long outside = 0, twice = 0;
+  for (const long long j : probes) {
+    if (j < 0 || j >= n_nodes) {
+      if (++outside <= limits::kMaxListed)
+        r.issue(key, value + " has node " + std::to_string(j) + " outside [0, " + std::to_string(n_nodes) + "); " +
+                         nodes);
+    } else if (!seen.insert(j).second && repeated.insert(j).second) {  // each repeated node once
+      if (++twice <= limits::kMaxListed) r.issue(key, value + " lists node " + std::to_string(j) + " twice");
+    }
+  }
+  if (outside > limits::kMaxListed)
+    r.issue(key, "... and " + std::to_string(outside - limits::kMaxListed) + " more nodes outside [0, " +
+                     std::to_string(n_nodes) + ")");
+  if (twice > limits::kMaxListed)
+    r.issue(key, "... and " + std::to_string(twice - limits::kMaxListed) + " more nodes listed twice");
+}
+
+}  // namespace detail
 namespace {
 
 using detail::join;
@@ -29,8 +74,13 @@ using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using Mat6 = std::array<std::array<double, 6>, 6>;
 
-constexpr long long kNoUpper = std::numeric_limits<long long>::max();
 constexpr long long kMaxSnapshots = 1000;
+// Integer bounds (docs/scenarios.md): far beyond any run this machine can make, and small enough that the
+// counters and products of the run (n_nodes + 1, steps / every, 1000 every, the snapshot count) cannot overflow.
+constexpr long long kMaxJ = limits::kMaxGridJ;
+constexpr long long kMaxEvery = limits::kMaxSteps;
+constexpr long long kMaxNewtonIt = 1000;
+constexpr long long kMaxWavenumber = limits::kMaxWavenumber;
 
 const std::vector<std::string> kSections = {"square", "circle", "general", "matrix"};
 const std::vector<std::string> kLayouts = {"vertex", "cell"};
@@ -105,6 +155,17 @@ std::array<double, 3> to_array(const Vec3& v) {
 }
 Vec3 to_eigen(const std::array<double, 3>& a) {
   return {a[0], a[1], a[2]};
+}
+
+/// Divide v by its largest |component| when |v|^2 overflows or underflows (a huge or tiny finite vector), so
+/// that v.normalized() is right; otherwise v is left as it is (the same rounding as before for usual vectors).
+/// False for the zero vector.
+bool rescale(Vec3& v) {
+  const double scale = v.cwiseAbs().maxCoeff();
+  if (!(scale > 0.0)) return false;
+  const double sq = v.squaredNorm();
+  if (!(std::isfinite(sq) && sq >= std::numeric_limits<double>::min())) v /= scale;
+  return true;
 }
 
 /// The pose (x, y, z, qw, qx, qy, qz) of position p and rotation R (Hamilton quaternion, qw >= 0).
@@ -324,7 +385,9 @@ void check_spd(Resolver& r, const std::string& key, const Mat6& m) {
       M(i, j) = m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
       scale = std::max(scale, std::abs(M(i, j)));
     }
-  const double asym = (M - M.transpose()).cwiseAbs().maxCoeff();
+  // scaled by the largest entry, so that huge finite entries neither overflow M - M^T nor the Cholesky factor
+  if (scale > 0.0) M /= scale;
+  const double asym = (M - M.transpose()).cwiseAbs().maxCoeff() * scale;
   if (asym > 1e-12 * scale) {
     r.issue(key, "value " + r.get(key)->text() + " is not symmetric (largest |M_ij - M_ji| = " +
                      format_number(asym) + "); expected a symmetric positive definite 6x6 matrix");
@@ -411,31 +474,60 @@ void resolve_regions(Resolver& r, BeamScenario& s, bool grid_ok) {
   s.segment_K.assign(m, s.K);
   s.segment_P.assign(m, s.P);
   if (s.regions.empty() || s.section == "matrix") return;
-  for (std::size_t e = 0; e < m; ++e) {
-    const double mid = (static_cast<double>(e) + (s.layout == "cell" && !s.periodic() ? 1.0 : 0.5)) * s.ds();
-    BeamScenario local = s;  // the base section, then every region covering the midpoint in order
-    bool hit = false;
-    for (const auto& g : s.regions) {
-      if (!(mid >= g.s_from && mid < g.s_to)) continue;
-      hit = true;
-      for (const auto& [leaf, v] : g.values) {
-        if (leaf == "rho") local.rho = v;
-        if (leaf == "E") local.E = v;
-        if (leaf == "nu") local.nu = v, local.G_given = false;
-        if (leaf == "G") local.G = v, local.G_given = true;
-        if (leaf == "a") local.a = v;
-        if (leaf == "r") local.r = v;
-        if (leaf == "A") local.A = v;
-        if (leaf == "J1") local.J1 = v;
-        if (leaf == "J2") local.J2 = v;
-        if (leaf == "J3") local.J3 = v;
-        if (leaf == "shear_factor") local.shear_factor = v;
+  // A segment takes, for each key leaf, the value of the last region covering its midpoint that sets the leaf
+  // (later regions win); G follows E and nu unless the last region setting nu or G set G (or, with none, the
+  // base gave G). Each region covers a contiguous run of segments (the midpoints increase), found by binary
+  // search; "the last region setting leaf k" is painted in reverse region order with a next-unpainted
+  // pointer, so the work is O((segments + regions) log segments), not segments x regions.
+  std::vector<double> mid(m);
+  for (std::size_t e = 0; e < m; ++e)
+    mid[e] = (static_cast<double>(e) + (s.layout == "cell" && !s.periodic() ? 1.0 : 0.5)) * s.ds();
+  const std::size_t n_leaves = kRegionKeys.size();  // leaf k = kRegionKeys[k]; slot n_leaves: any region
+  // region indices as 32 bits (4 bytes per leaf and segment; a file cannot hold 2^32 - 1 tables)
+  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::vector<std::uint32_t>> last(n_leaves + 1, std::vector<std::uint32_t>(m, kNone));
+  std::vector<std::size_t> next(m + 1);
+  for (std::size_t k = 0; k <= n_leaves; ++k) {
+    for (std::size_t e = 0; e <= m; ++e) next[e] = e;
+    const auto find = [&](std::size_t e) {  // the first unpainted segment >= e (path halving)
+      while (next[e] != e) e = next[e] = next[next[e]];
+      return e;
+    };
+    for (std::size_t i = s.regions.size(); i-- > 0;) {
+      const BeamRegion& g = s.regions[i];
+      bool sets = k == n_leaves;
+      for (const auto& x : g.values) sets = sets || x.first == kRegionKeys[k];
+      if (!sets) continue;
+      // covered: mid >= s_from and mid < s_to
+      const auto lo = static_cast<std::size_t>(std::lower_bound(mid.begin(), mid.end(), g.s_from) - mid.begin());
+      const auto hi = static_cast<std::size_t>(std::lower_bound(mid.begin(), mid.end(), g.s_to) - mid.begin());
+      for (std::size_t e = find(lo); e < hi; e = find(e)) {
+        last[k][e] = static_cast<std::uint32_t>(i);
+        next[e] = e + 1;
       }
-      // E or nu changed without G given in the region: G follows them unless the base gave G
-      const bool region_G = std::any_of(g.values.begin(), g.values.end(), [](const auto& x) { return x.first == "G"; });
-      if (!region_G && !local.G_given) local.G = local.E / (2.0 * (1.0 + local.nu));
     }
-    if (!hit) continue;
+  }
+  const auto leaf_index = [&](const char* leaf) {
+    return static_cast<std::size_t>(std::find(kRegionKeys.begin(), kRegionKeys.end(), leaf) - kRegionKeys.begin());
+  };
+  const std::size_t k_nu = leaf_index("nu"), k_G = leaf_index("G");
+  for (std::size_t e = 0; e < m; ++e) {
+    if (last[n_leaves][e] == kNone) continue;  // no region covers the segment
+    BeamScenario local;  // the base section with the regions' values (only the section constants are copied)
+    local.section = s.section;
+    local.rho = s.rho, local.E = s.E, local.nu = s.nu, local.G = s.G, local.G_given = s.G_given;
+    local.a = s.a, local.r = s.r, local.A = s.A, local.J1 = s.J1, local.J2 = s.J2, local.J3 = s.J3;
+    local.shear_factor = s.shear_factor;
+    double* slots[] = {&local.rho, &local.E, &local.nu, &local.G, &local.a,  &local.r,
+                       &local.A,   &local.J1, &local.J2, &local.J3, &local.shear_factor};
+    for (std::size_t k = 0; k < n_leaves; ++k)
+      if (last[k][e] != kNone)
+        for (const auto& [leaf, x] : s.regions[last[k][e]].values)
+          if (leaf == kRegionKeys[k]) *slots[k] = x;  // (a leaf given twice in a table: TOML refuses it)
+    const std::uint32_t i_nu = last[k_nu][e], i_G = last[k_G][e];
+    if (i_nu != kNone || i_G != kNone) local.G_given = i_G != kNone && (i_nu == kNone || i_G > i_nu);
+    // G follows E and nu after the last covering region unless G is given (by it or the base)
+    if (!local.G_given) local.G = local.E / (2.0 * (1.0 + local.nu));
     section_matrices(local);
     s.segment_K[e] = local.K;
     s.segment_P[e] = local.P;
@@ -503,7 +595,7 @@ void resolve_model(Resolver& r, BeamScenario& s) {
 /// grid and bc; true when the node set is known.
 bool resolve_grid(Resolver& r, BeamScenario& s) {
   const std::size_t before = r.issues().size();
-  if (auto v = r.integer_in("grid.J", 1, kNoUpper)) s.J = *v;
+  if (auto v = detail::integer_bounded(r, "grid.J", 1, kMaxJ)) s.J = *v;
   if (auto v = r.choice("grid.layout", kLayouts, "a grid layout")) s.layout = *v;
   if (auto v = r.positive("grid.length")) s.length = *v;
   const std::pair<const char*, std::string*> ends[] = {{"bc.left", &s.bc_left}, {"bc.right", &s.bc_right}};
@@ -525,7 +617,14 @@ bool resolve_grid(Resolver& r, BeamScenario& s) {
   if (auto v = r.vec3("bc.shift")) s.shift = {(*v)[0], (*v)[1], (*v)[2]};
   for (auto [key, table, end] : {std::tuple{"bc.left_motion", &s.left_motion, &s.bc_left},
                                  std::tuple{"bc.right_motion", &s.right_motion, &s.bc_right}}) {
-    if (auto v = r.string(key)) table->file = *v;
+    if (auto v = r.string(key)) {
+      table->file = *v;
+      // an empty name would be read as the scenario's folder; refuse it here, as a missing table
+      if (v->empty() && *end == "prescribed")
+        r.issue(key, std::string("value \"\" is an empty file name; expected the CSV path of the pose table "
+                                 "(t,x,y,z,qw,qx,qy,qz) of the prescribed end ") +
+                         (table == &s.left_motion ? "bc.left" : "bc.right"));
+    }
     if (*end == "prescribed" && !r.has(key))
       r.missing(key, std::string("the pose table (CSV t,x,y,z,qw,qx,qy,qz) of the prescribed end ") +
                          (table == &s.left_motion ? "bc.left" : "bc.right"));
@@ -556,7 +655,7 @@ void resolve_initial(Resolver& r, BeamScenario& s, bool grid_ok, const std::file
   bool frame_ok = true;
   if (direction) {
     d = *direction;
-    if (!(d.norm() > 0.0)) {
+    if (!rescale(d)) {
       r.issue("initial.direction", "value " + r.get("initial.direction")->text() +
                                        " is the zero vector; expected a non-zero beam axis");
       frame_ok = false;
@@ -565,6 +664,7 @@ void resolve_initial(Resolver& r, BeamScenario& s, bool grid_ok, const std::file
   if (normal) n = *normal;
   if (frame_ok) {
     d.normalize();
+    rescale(n);  // (a zero normal stays zero and is refused below)
     const double n0 = n.norm();
     n -= n.dot(d) * d;
     if (!(n.norm() > 1e-9 * n0)) {
@@ -640,7 +740,7 @@ void resolve_motion(Resolver& r, BeamScenario& s, bool grid_ok, const std::files
   for (auto [key, table, end, node] :
        {std::tuple{"bc.left_motion", &s.left_motion, &s.bc_left, 0LL},
         std::tuple{"bc.right_motion", &s.right_motion, &s.bc_right, s.n_nodes() - 1}}) {
-    if (*end != "prescribed" || table->file.empty() || !grid_ok) continue;
+    if (*end != "prescribed" || table->file.empty() || !grid_ok) continue;  // (an empty name is an issue)
     read_pose_table(r, key, *table, base);
     if (table->poses.empty() || s.poses.size() != static_cast<std::size_t>(s.n_nodes())) continue;
     const auto& a = table->poses.front();
@@ -766,7 +866,7 @@ void resolve_integrator(Resolver& r, BeamScenario& s) {
   const detail::TimeGrid g = detail::read_time_grid(r, "integrator.dt", "the time step");
   if (g.ok) s.dt = g.dt, s.t_end = g.t_end, s.steps = g.steps;
   if (auto v = r.positive("integrator.newton_tol")) s.newton_tol = *v;
-  if (auto v = r.integer_in("integrator.newton_maxit", 1, kNoUpper)) s.newton_maxit = *v;
+  if (auto v = detail::integer_bounded(r, "integrator.newton_maxit", 1, kMaxNewtonIt)) s.newton_maxit = *v;
   if (auto v = r.boolean("integrator.allow_unstable")) s.allow_unstable = *v;
 }
 
@@ -804,7 +904,10 @@ void resolve_noise_modes(Resolver& r, BeamScenario& s, bool grid_ok) {
     const bool waves = !has_values && (m.profile == "cos" || m.profile == "sin");
     if (auto k = r.integer(p + "wavenumber")) {
       m.wavenumber = *k;
-      if (!waves) {
+      if (*k > kMaxWavenumber) {
+        r.issue(p + "wavenumber", "value " + std::to_string(*k) + " must be <= " + std::to_string(kMaxWavenumber));
+        ok = false;
+      } else if (!waves) {
         r.issue(p + "wavenumber",
                 "is given but " +
                     (has_values ? p + "values gives the profile" : p + "profile = \"" + m.profile + "\"") +
@@ -901,28 +1004,16 @@ long long snapshots(long long steps, long long f) {
 }
 
 void resolve_output(Resolver& r, BeamScenario& s, bool grid_ok) {
-  if (auto v = r.integer_in("output.every", 1, kNoUpper)) s.every = *v;
+  if (auto v = detail::integer_bounded(r, "output.every", 1, kMaxEvery)) s.every = *v;
   const long long n = s.n_nodes();
   if (auto p = r.integer_array("output.probes")) {
-    if (grid_ok) {
-      std::vector<long long> seen;
-      for (const long long j : *p) {
-        if (j < 0 || j >= n)
-          r.issue("output.probes", "value " + r.get("output.probes")->text() + " has node " +
-                                       std::to_string(j) + " outside [0, " + std::to_string(n) + "); " +
-                                       nodes_text(s));
-        else if (std::find(seen.begin(), seen.end(), j) != seen.end())
-          r.issue("output.probes",
-                  "value " + r.get("output.probes")->text() + " lists node " + std::to_string(j) + " twice");
-        seen.push_back(j);
-      }
-    }
+    if (grid_ok) detail::check_probes(r, *p, n, nodes_text(s));
     s.probes = *p;
   } else if (grid_ok) {
     s.probes = {n / 2};
   }
   if (auto v = r.boolean("output.fields")) s.fields = *v;
-  if (auto v = r.integer_in("output.fields_every", 1, kNoUpper)) {
+  if (auto v = detail::integer_bounded(r, "output.fields_every", 1, kMaxEvery)) {
     s.fields_every = *v;
   } else if (!r.has("output.fields_every") && s.steps > 0) {
     long long m = std::max(1LL, s.steps / (kMaxSnapshots * s.every));
@@ -979,7 +1070,14 @@ BeamScenario resolve_beam(const RawValue& root_in, const std::string& file, cons
   s.source = source;
   s.given_keys = r.given_keys();
   resolve_model(r, s);
-  const bool grid_ok = resolve_grid(r, s);
+  bool grid_ok = resolve_grid(r, s);
+  if (grid_ok) {  // before the per-node arrays of the initial configuration are built
+    if (const auto available = available_memory())
+      if (const auto problem = memory_problem(estimate_memory(s, 1), *available)) {
+        r.issue("grid.J", *problem);
+        grid_ok = false;
+      }
+  }
   resolve_initial(r, s, grid_ok, std::filesystem::path(source).parent_path());
   resolve_regions(r, s, grid_ok);
   resolve_motion(r, s, grid_ok, std::filesystem::path(source).parent_path());
@@ -989,6 +1087,11 @@ BeamScenario resolve_beam(const RawValue& root_in, const std::string& file, cons
   resolve_integrator(r, s);
   resolve_noise(r, s, grid_ok, modes_given, modes_empty);
   resolve_output(r, s, grid_ok);
+  if (r.issues().empty())  // the whole need, with the noise modes (a run of one path)
+    if (const auto available = available_memory()) {
+      const MemoryEstimate e = estimate_memory(s, 1);
+      if (const auto problem = memory_problem(e, *available)) r.issue(e.key, *problem);
+    }
   detail::throw_if_issues(r);
   return s;
 }
@@ -1245,7 +1348,7 @@ const std::vector<SchemaEntry>& beam_schema() {
         {"regions.J2", ValueType::number, region, "the model's", "m^4", "> 0", "second moment (general) in the region", ""},
         {"regions.J3", ValueType::number, region, "the model's", "m^4", "> 0", "second moment (general) in the region", ""},
         {"regions.shear_factor", ValueType::number, region, "the model's", "", "> 0", "shear factor k_s in the region", ""},
-        {"grid.J", ValueType::integer, opt, "20", "", ">= 1",
+        {"grid.J", ValueType::integer, opt, "20", "", "1 ... 100000000, within the available memory",
          "number of segments; ds = length / J; n_nodes = J + 1 (vertex) or J (cell)", ""},
         {"grid.layout", ValueType::string, opt, "\"vertex\"", "", join(kLayouts),
          "nodes: vertex s_j = j ds, j = 0..J; cell s_j = (j + 1/2) ds, j = 0..J-1", ""},
@@ -1274,10 +1377,10 @@ const std::vector<SchemaEntry>& beam_schema() {
          "initial configuration; \"file\" when only initial.file is given", ""},
         {"initial.origin", ValueType::vec3, straight, "[0.0, 0.0, 0.0]", "m", "finite",
          "position of node s = 0", ""},
-        {"initial.direction", ValueType::vec3, straight, "[1.0, 0.0, 0.0]", "", "non-zero (normalised)",
+        {"initial.direction", ValueType::vec3, straight, "[1.0, 0.0, 0.0]", "", "finite, non-zero (normalised)",
          "beam axis, the first director d", ""},
         {"initial.normal", ValueType::vec3, straight, "[0.0, 0.0, 1.0]", "",
-         "not parallel to direction (orthogonalised)", "third director n; frames R = [d | n x d | n]", ""},
+         "finite, not zero nor parallel to direction (orthogonalised)", "third director n; frames R = [d | n x d | n]", ""},
         {"initial.radius", ValueType::number, arc, "1.0", "m", "> 0",
          "arc radius: centre line radius (0, cos u, sin u), u = arc_start + s / radius", ""},
         {"initial.arc_start", ValueType::number, arc, "0.5235987755982988", "rad", "finite",
@@ -1337,12 +1440,12 @@ const std::vector<SchemaEntry>& beam_schema() {
         {"integrator.start", ValueType::string, opt, "\"half\"", "", join(kStarts),
          "first velocity: half (velocity-Verlet half kick) or full step", ""},
         {"integrator.dt", ValueType::number, "required", "", "s",
-         "> 0, t_end/dt an integer within 1e-9 relative", "time step", ""},
+         "> 0, t_end/dt an integer N < 1e12 within 1e-9 relative", "time step", ""},
         {"integrator.t_end", ValueType::number, "required", "", "s", "> 0",
          "final time (the run starts at t = 0)", ""},
         {"integrator.newton_tol", ValueType::number, opt, "1e-13", "", "> 0",
          "Newton tolerance of the implicit velocity update", ""},
-        {"integrator.newton_maxit", ValueType::integer, opt, "30", "", ">= 1", "Newton iteration limit", ""},
+        {"integrator.newton_maxit", ValueType::integer, opt, "30", "", "1 ... 1000", "Newton iteration limit", ""},
         {"integrator.allow_unstable", ValueType::boolean, opt, "false", "", "true, false",
          "run even when dt is beyond the a-priori stability bound", ""},
         {"noise.mode", ValueType::string, opt, "\"none\"", "", join(kNoiseModes),
@@ -1362,16 +1465,16 @@ const std::vector<SchemaEntry>& beam_schema() {
          "\"constant\"", "", join(kProfiles),
          "f_k(s): constant 1, cos(k pi s / L) or sin(k pi s / L); s the node position, L = grid.length", ""},
         {"noise.modes.wavenumber", ValueType::integer, "required for profile cos and sin", "", "",
-         ">= 0 (cos), >= 1 (sin)", "wavenumber k of a cos / sin profile", ""},
+         "0 ... 1000000000 (cos), 1 ... 1000000000 (sin)", "wavenumber k of a cos / sin profile", ""},
         {"noise.modes.values", ValueType::number_array, "optional; instead of profile", "", "",
          "n_nodes finite numbers, not all zero", "f_k(s_j) given at every node j (node order)", ""},
-        {"output.every", ValueType::integer, opt, "1", "steps", ">= 1",
+        {"output.every", ValueType::integer, opt, "1", "steps", "1 ... 1000000000000",
          "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
         {"output.probes", ValueType::integer_array, opt, "[n_nodes/2]", "",
-         "distinct node indices in [0, n_nodes)", "nodes whose pose is in series.csv", ""},
+         "at most 10000 distinct node indices in [0, n_nodes)", "nodes whose pose is in series.csv", ""},
         {"output.fields", ValueType::boolean, opt, "true", "", "true, false", "write fields.h5", ""},
         {"output.fields_every", ValueType::integer, opt, "every, raised to <= 1000 snapshots", "steps",
-         ">= 1", "a snapshot (fields.h5, vtk) every `fields_every` steps (t = 0 and t = t_end always)", ""},
+         "1 ... 1000000000000", "a snapshot (fields.h5, vtk) every `fields_every` steps (t = 0 and t = t_end always)", ""},
         {"output.vtk", ValueType::boolean, opt, "true", "", "true, false",
          "write beam.pvd and a .vtp polyline per snapshot", ""},
         {"output.fields_csv", ValueType::boolean, opt, "false", "", "true, false",
@@ -1463,17 +1566,26 @@ std::vector<std::string> ignored_key_notes(const BeamScenario& s) {
       continue;
     notes.push_back("key '" + e.key + "' is ignored with " + why_ignored(s, e.key));
   }
+  // the notes of the per-table keys: listed limits::kMaxListed times each, then counted
+  long long modes_ignored = 0, holds_ignored = 0;
   if (s.noise_mode != "modes")  // (only with noise.mode = "none": with another mode the tables are an error)
     for (std::size_t i = 0; i < s.noise_modes.size(); ++i)
       for (const auto& leaf : kModeKeys) {
         const std::string key = std::string(kModesSection) + "[" + std::to_string(i) + "]." + leaf;
-        if (s.given(key)) notes.push_back("key '" + key + "' is ignored with noise.mode = \"" + s.noise_mode + "\"");
+        if (s.given(key) && ++modes_ignored <= limits::kMaxListed)
+          notes.push_back("key '" + key + "' is ignored with noise.mode = \"" + s.noise_mode + "\"");
       }
+  if (modes_ignored > limits::kMaxListed)
+    notes.push_back("... and " + std::to_string(modes_ignored - limits::kMaxListed) +
+                    " more keys of [[noise.modes]] tables are ignored with noise.mode = \"" + s.noise_mode + "\"");
   for (std::size_t i = 0; i < s.loads.size(); ++i) {
     const std::string p = "loads[" + std::to_string(i) + "].";
-    if (s.given(p + "hold") && s.loads[i].times.empty())
+    if (s.given(p + "hold") && s.loads[i].times.empty() && ++holds_ignored <= limits::kMaxListed)
       notes.push_back("key '" + p + "hold' is ignored without a factor table (times, factors)");
   }
+  if (holds_ignored > limits::kMaxListed)
+    notes.push_back("... and " + std::to_string(holds_ignored - limits::kMaxListed) +
+                    " more [[loads]] hold keys are ignored without a factor table");
   return notes;
 }
 

@@ -11,9 +11,15 @@
 #include <stdexcept>
 
 #include "lievi/core/error.hpp"
+#include "lievi/io/memory_estimate.hpp"
 #include "scenario_reader.hpp"
 
 namespace lievi::io {
+namespace detail {
+/// An integer in [lo, hi]: below lo "value 0 must be >= 1" (as before the upper bounds), above hi "value ...
+/// must be in [lo, hi]" (beam_scenario.cpp).
+std::optional<long long> integer_bounded(Resolver& r, const std::string& key, long long lo, long long hi);
+}  // namespace detail
 namespace {
 
 using detail::join;
@@ -21,6 +27,8 @@ using detail::RawValue;
 using detail::Resolver;
 
 const std::vector<std::string> kProjections = {"rattle", "shake"};
+/// output.every: at most the largest step count, 1e12 (io/memory_estimate.hpp, docs/scenarios.md).
+constexpr long long kMaxEvery = limits::kMaxSteps;
 
 std::vector<std::string> method_ids() {
   std::vector<std::string> v;
@@ -145,8 +153,9 @@ MechanicsScenario resolve(Resolver& r, const std::string& name, const std::strin
   if (!r.has("initial.q")) {
     r.missing("initial.q", n > 0 ? "the initial position, " + std::to_string(n) + " numbers" : "the initial position");
   } else if (vector_into(r, "initial.q", n, s.system, s.q0)) {
-    const double norm = std::sqrt(std::inner_product(s.q0.begin(), s.q0.end(), s.q0.begin(), 0.0));
-    if ((s.system == "kepler" || s.system == "spherical_pendulum") && !(norm > 0.0))
+    // not the origin: some component non-zero (|q|^2 would underflow to 0 for a tiny q, or overflow for a huge one)
+    const bool origin = std::all_of(s.q0.begin(), s.q0.end(), [](double x) { return x == 0.0; });
+    if ((s.system == "kepler" || s.system == "spherical_pendulum") && origin)
       r.issue("initial.q", "value " + r.get("initial.q")->text() + " must not be the origin (" +
                                (s.system == "kepler" ? "the attracting centre" : "the pivot") + ")");
   }
@@ -169,7 +178,7 @@ MechanicsScenario resolve(Resolver& r, const std::string& name, const std::strin
   positive_into(r, "integrator.drift_tol", s.drift_tol);
 
   // --- output ---
-  if (auto v = r.integer_in("output.every", 1, std::numeric_limits<long long>::max())) s.every = *v;
+  if (auto v = detail::integer_bounded(r, "output.every", 1, kMaxEvery)) s.every = *v;
   if (auto v = r.boolean("output.plots")) s.plots = *v;
   return s;
 }
@@ -283,7 +292,7 @@ const std::vector<SchemaEntry>& mechanics_schema() {
          "qdot(0) (spherical_pendulum: projected onto the tangent plane)", ""},
         {"integrator.method", ValueType::string, opt, "\"midpoint\"", "", join(method_ids()),
          "variational integrator (midpoint, trapezoid, lobatto-iiia-iiib) or the rk4 comparator", ""},
-        {"integrator.dt", ValueType::number, "required", "", "s", "> 0, t_end/dt an integer within 1e-9 relative",
+        {"integrator.dt", ValueType::number, "required", "", "s", "> 0, t_end/dt an integer N < 1e12 within 1e-9 relative",
          "time step h", ""},
         {"integrator.t_end", ValueType::number, "required", "", "s", "> 0", "final time (the run starts at t = 0)",
          ""},
@@ -296,7 +305,7 @@ const std::vector<SchemaEntry>& mechanics_schema() {
          "Newton iteration limit per step (implicit methods)", ""},
         {"integrator.drift_tol", ValueType::number, opt, "1e-10", "m^2", "> 0",
          "largest |g(q)| = |(|q|^2 - l^2)/2| after a step before the run stops (spherical_pendulum)", ""},
-        {"output.every", ValueType::integer, opt, "1", "steps", ">= 1",
+        {"output.every", ValueType::integer, opt, "1", "steps", "1 ... 1000000000000",
          "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
         {"output.plots", ValueType::boolean, opt, "true", "", "true, false",
          "make the PNG plots (python3 + matplotlib)", ""},

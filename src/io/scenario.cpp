@@ -12,9 +12,15 @@
 #include <stdexcept>
 
 #include "lievi/core/error.hpp"
+#include "lievi/io/memory_estimate.hpp"
 #include "scenario_reader.hpp"
 
 namespace lievi::io {
+namespace detail {
+/// An integer in [lo, hi]: below lo "value 0 must be >= 1" (as before the upper bounds), above hi "value ...
+/// must be in [lo, hi]" (beam_scenario.cpp).
+std::optional<long long> integer_bounded(Resolver& r, const std::string& key, long long lo, long long hi);
+}  // namespace detail
 namespace {
 
 using detail::join;
@@ -22,6 +28,9 @@ using detail::RawValue;
 using detail::Resolver;
 using models::Mat3;
 using models::Vec3;
+
+/// output.every: at most the largest step count, 1e12 (io/memory_estimate.hpp, docs/scenarios.md).
+constexpr long long kMaxEvery = limits::kMaxSteps;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Schema
@@ -104,9 +113,12 @@ RigidBodyScenario resolve(Resolver& r, const std::string& name, const std::strin
                 "matrix " + matrix_text(A) + " is not symmetric (within 1e-12 of its largest entry)");
       } else {
         const Mat3 Asym = 0.5 * (A + A.transpose());
+        // the tests on A / (its largest entry), so that huge finite entries do not overflow the factorisations
+        const double scale = Asym.cwiseAbs().maxCoeff();
+        const Mat3 Aunit = scale > 0.0 ? Mat3(Asym / scale) : Asym;
         const double lmin =
-            Eigen::SelfAdjointEigenSolver<Mat3>(Asym, Eigen::EigenvaluesOnly).eigenvalues()(0);
-        if (!(lmin > 0.0) || Asym.llt().info() != Eigen::Success) {
+            scale * Eigen::SelfAdjointEigenSolver<Mat3>(Aunit, Eigen::EigenvaluesOnly).eigenvalues()(0);
+        if (!(lmin > 0.0) || Aunit.llt().info() != Eigen::Success) {
           r.issue("model.inertia", "matrix " + matrix_text(A) +
                                        " is not positive definite (smallest eigenvalue " +
                                        format_number(lmin) + ")");
@@ -138,7 +150,9 @@ RigidBodyScenario resolve(Resolver& r, const std::string& name, const std::strin
               "matrix " + matrix_text(*K) + " is not symmetric (within 1e-12 of its largest entry)");
     } else {
       const Mat3 Ksym = 0.5 * (*K + K->transpose());
-      const auto ev = Eigen::SelfAdjointEigenSolver<Mat3>(Ksym, Eigen::EigenvaluesOnly).eigenvalues();
+      const double scale = Ksym.cwiseAbs().maxCoeff();  // as for the inertia: the eigenvalues of K / scale
+      const Eigen::SelfAdjointEigenSolver<Mat3> eig(scale > 0.0 ? Mat3(Ksym / scale) : Ksym, Eigen::EigenvaluesOnly);
+      const Vec3 ev = (scale > 0.0 ? scale : 1.0) * eig.eigenvalues();
       // PSD up to the eigen-solver's round-off (~1e-15 of the largest |eigenvalue|); 1e-14 leaves a margin.
       if (ev(0) < -1e-14 * ev.cwiseAbs().maxCoeff()) {
         r.issue("model.K", "matrix " + matrix_text(*K) +
@@ -160,12 +174,20 @@ RigidBodyScenario resolve(Resolver& r, const std::string& name, const std::strin
       s.omega0 = *w;
       s.omega_given = true;
       if (inertia_ok) s.M0 = s.inertia * s.omega0;
+      if (!s.M0.allFinite())
+        r.issue("initial.omega", "value " + r.get("initial.omega")->text() + " gives M_0 = I Omega_0 = " +
+                                     detail::value_toml(std::vector<double>{s.M0[0], s.M0[1], s.M0[2]}) +
+                                     ", which is not finite; expected a smaller angular velocity or inertia");
     }
   } else {
     if (auto M = r.vec3("initial.M")) {
       s.M0 = *M;
       s.omega_given = false;
       if (inertia_ok) s.omega0 = s.inertia.inverse() * s.M0;
+      if (!s.omega0.allFinite())
+        r.issue("initial.M", "value " + r.get("initial.M")->text() + " gives Omega_0 = I^-1 M_0 = " +
+                                 detail::value_toml(std::vector<double>{s.omega0[0], s.omega0[1], s.omega0[2]}) +
+                                 ", which is not finite; expected a smaller momentum or a larger inertia");
     }
   }
 
@@ -198,10 +220,7 @@ RigidBodyScenario resolve(Resolver& r, const std::string& name, const std::strin
   }
 
   // --- output ---
-  if (auto e = r.integer("output.every")) {
-    if (*e < 1) r.issue("output.every", "value " + std::to_string(*e) + " must be >= 1");
-    s.every = *e;
-  }
+  if (auto e = detail::integer_bounded(r, "output.every", 1, kMaxEvery)) s.every = *e;
   if (auto p = r.boolean("output.plots")) s.plots = *p;
   return s;
 }
@@ -252,7 +271,7 @@ const std::vector<SchemaEntry>& rigid_body_schema() {
         {"integrator.method", ValueType::string, "required", "", "", "a method id listed by `lievi methods`",
          "the integrator", ""},
         {"integrator.dt", ValueType::number, "required (or its alias integrator.h)", "", "s",
-         "> 0, t_end/dt an integer within 1e-9 relative",
+         "> 0, t_end/dt an integer N < 1e12 within 1e-9 relative",
          "time step h; for the adaptive dop853 the output grid (rows at multiples of dt * every, from "
          "its dense output)",
          ""},
@@ -271,7 +290,7 @@ const std::vector<SchemaEntry>& rigid_body_schema() {
          "relative tolerance (adaptive methods)", ""},
         {"integrator.atol", ValueType::number, "optional", "1e-13", "", "> 0",
          "absolute tolerance (adaptive methods)", ""},
-        {"output.every", ValueType::integer, "optional", "1", "steps", ">= 1",
+        {"output.every", ValueType::integer, "optional", "1", "steps", "1 ... 1000000000000",
          "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
         {"output.plots", ValueType::boolean, "optional", "true", "", "true, false",
          "make casimir_energy.png and trajectory.png (python3 + matplotlib)", ""},

@@ -13,10 +13,17 @@
 #include <stdexcept>
 
 #include "lievi/core/error.hpp"
+#include "lievi/io/memory_estimate.hpp"
 #include "scenario_reader.hpp"
 
 namespace lievi::io {
 namespace detail {
+/// An integer in [lo, hi]: below lo "value 0 must be >= 1" (as before the upper bounds), above hi "value ...
+/// must be in [lo, hi]" (beam_scenario.cpp).
+std::optional<long long> integer_bounded(Resolver& r, const std::string& key, long long lo, long long hi);
+/// output.probes of a field model: at most limits::kMaxProbes distinct nodes in [0, n_nodes); each node outside
+/// or repeated is an issue, listed limits::kMaxListed times, then counted (beam_scenario.cpp).
+void check_probes(Resolver& r, const std::vector<long long>& probes, long long n_nodes, const std::string& nodes);
 /// The lagrangian resolver on a parsed document (mechanics_scenario.cpp).
 MechanicsScenario resolve_mechanics_document(const RawValue& root, const std::string& file, const std::string& name,
                                              const std::string& source, const std::vector<std::string>& overrides);
@@ -27,7 +34,9 @@ using detail::join;
 using detail::RawValue;
 using detail::Resolver;
 
-constexpr long long kNoUpper = std::numeric_limits<long long>::max();
+// Integer bounds (io/memory_estimate.hpp, docs/scenarios.md).
+constexpr long long kMaxJ = limits::kMaxGridJ;
+constexpr long long kMaxEvery = limits::kMaxSteps;
 constexpr long long kMaxSnapshots = 1000;
 
 const std::vector<std::string> kLayouts = {"cell", "vertex"};
@@ -195,7 +204,7 @@ class InitialFileReader {
 /// grid and bc; true when the node set is known (no issue in these sections).
 bool resolve_grid(Resolver& r, WaveScenario& s) {
   const std::size_t before = r.issues().size();
-  if (auto v = r.integer_in("grid.J", 2, kNoUpper)) s.J = *v;
+  if (auto v = detail::integer_bounded(r, "grid.J", 2, kMaxJ)) s.J = *v;
   if (auto v = r.choice("grid.layout", kLayouts, "a grid layout")) s.layout = *v;
   if (auto v = r.positive("grid.length")) s.length = *v;
   const std::pair<const char*, std::string*> ends[] = {{"bc.left", &s.bc_left}, {"bc.right", &s.bc_right}};
@@ -234,7 +243,7 @@ void resolve_initial(Resolver& r, WaveScenario& s, bool grid_ok, const std::file
     s.shape = "file";  // initial.file alone means shape "file"
   }
   if (auto v = r.number("initial.amplitude")) s.amplitude = *v;
-  if (auto v = r.integer_in("initial.wavenumber", 0, kNoUpper)) s.wavenumber = *v;
+  if (auto v = detail::integer_bounded(r, "initial.wavenumber", 0, limits::kMaxWavenumber)) s.wavenumber = *v;
   if (auto v = r.number("initial.center")) s.center = *v;
   if (auto v = r.positive("initial.width")) s.width = *v;
   const auto file = r.string("initial.file");
@@ -272,7 +281,7 @@ void resolve_noise(Resolver& r, WaveScenario& s, bool grid_ok) {
   const auto theta = r.number("noise.theta");
   if (theta) s.theta = *theta;
   const auto modes = r.number_array_array("noise.modes");
-  if (auto v = r.integer_in("noise.cosine_modes", 1, kNoUpper)) s.cosine_modes = *v;
+  if (auto v = detail::integer_bounded(r, "noise.cosine_modes", 1, limits::kMaxCosineModes)) s.cosine_modes = *v;
   detail::read_noise_stream(r, s.dt, s.steps > 0, s.seed, s.path, s.base_dt, s.refine_log2, s.truncate);
 
   const std::string& mode = s.noise_mode;
@@ -298,13 +307,22 @@ void resolve_noise(Resolver& r, WaveScenario& s, bool grid_ok) {
   if (modes && !cosine) {
     if (modes->empty())
       r.issue("noise.modes", "value [] has no mode; give at least one array of n_nodes values");
+    long long wrong = 0;  // listed limits::kMaxListed times, then counted
     for (std::size_t k = 0; k < modes->size(); ++k) {
-      if (static_cast<long long>((*modes)[k].size()) != n)
+      if (static_cast<long long>((*modes)[k].size()) != n && ++wrong <= limits::kMaxListed)
         r.issue("noise.modes", "mode " + std::to_string(k) + " has " + std::to_string((*modes)[k].size()) +
                                    " values; expected one per node, " + nodes_text(s));
     }
+    if (wrong > limits::kMaxListed)
+      r.issue("noise.modes", "... and " + std::to_string(wrong - limits::kMaxListed) +
+                                 " more modes without one value per node");
     s.modes = *modes;
   } else if (cosine) {
+    if (const auto available = available_memory())  // before the K x n_nodes profiles are built
+      if (const auto problem = memory_problem(estimate_memory(s, 1), *available)) {
+        r.issue("noise.cosine_modes", *problem);
+        return;
+      }
     s.modes.assign(static_cast<std::size_t>(s.cosine_modes),
                    std::vector<double>(static_cast<std::size_t>(n)));
     for (long long k = 0; k < s.cosine_modes; ++k)
@@ -320,30 +338,17 @@ long long snapshots(long long steps, long long f) {
 }
 
 void resolve_output(Resolver& r, WaveScenario& s, bool grid_ok) {
-  if (auto v = r.integer_in("output.every", 1, kNoUpper)) s.every = *v;
+  if (auto v = detail::integer_bounded(r, "output.every", 1, kMaxEvery)) s.every = *v;
   const long long n = s.n_nodes();
   if (auto p = r.integer_array("output.probes")) {
-    if (grid_ok) {
-      std::vector<long long> seen;
-      for (const long long j : *p) {
-        if (j < 0 || j >= n) {
-          r.issue("output.probes", "value " + r.get("output.probes")->text() + " has node " +
-                                       std::to_string(j) + " outside [0, " + std::to_string(n) + "); " +
-                                       nodes_text(s));
-        } else if (std::find(seen.begin(), seen.end(), j) != seen.end()) {
-          r.issue("output.probes",
-                  "value " + r.get("output.probes")->text() + " lists node " + std::to_string(j) + " twice");
-        }
-        seen.push_back(j);
-      }
-    }
+    if (grid_ok) detail::check_probes(r, *p, n, nodes_text(s));
     s.probes = *p;
   } else if (grid_ok) {
     for (const long long j : {0LL, n / 2, n - 1})
       if (std::find(s.probes.begin(), s.probes.end(), j) == s.probes.end()) s.probes.push_back(j);
   }
   if (auto v = r.boolean("output.fields")) s.fields = *v;
-  if (auto v = r.integer_in("output.fields_every", 1, kNoUpper)) {
+  if (auto v = detail::integer_bounded(r, "output.fields_every", 1, kMaxEvery)) {
     s.fields_every = *v;
   } else if (!r.has("output.fields_every") && s.steps > 0) {
     long long m = std::max(1LL, s.steps / (kMaxSnapshots * s.every));
@@ -366,11 +371,23 @@ WaveScenario resolve(Resolver& r, const std::string& name, const std::string& so
   else
     r.choice("model.type", {"wave"}, "a model this scenario format supports");
   if (auto v = r.positive("model.c")) s.c = *v;
-  const bool grid_ok = resolve_grid(r, s);
+  bool grid_ok = resolve_grid(r, s);
+  if (grid_ok) {  // before the per-node arrays of the initial data are built
+    if (const auto available = available_memory())
+      if (const auto problem = memory_problem(estimate_memory(s, 1), *available)) {
+        r.issue("grid.J", *problem);
+        grid_ok = false;
+      }
+  }
   resolve_initial(r, s, grid_ok, base);
   resolve_integrator(r, s);
   resolve_noise(r, s, grid_ok);
   resolve_output(r, s, grid_ok);
+  if (r.issues().empty())  // the whole need, with the noise modes (a run of one path)
+    if (const auto available = available_memory()) {
+      const MemoryEstimate e = estimate_memory(s, 1);
+      if (const auto problem = memory_problem(e, *available)) r.issue(e.key, *problem);
+    }
   return s;
 }
 
@@ -453,7 +470,7 @@ const std::vector<SchemaEntry>& wave_schema() {
         {"model.type", ValueType::string, "required", "", "", "wave", "the model", ""},
         {"model.c", ValueType::number, opt, "1.0", "m/s", "> 0",
          "wave speed: l = 1/2 (phi_t^2 - c^2 phi_s^2) per unit length", ""},
-        {"grid.J", ValueType::integer, opt, "100", "", ">= 2",
+        {"grid.J", ValueType::integer, opt, "100", "", "2 ... 100000000, within the available memory",
          "number of cells (cell) or segments (vertex, periodic); ds = length / J", ""},
         {"grid.layout", ValueType::string, opt, "\"cell\"", "", join(kLayouts),
          "nodes: cell s_j = (j + 1/2) ds, j = 0..J-1; vertex s_j = j ds, j = 0..J", ""},
@@ -467,7 +484,7 @@ const std::vector<SchemaEntry>& wave_schema() {
          "phi(0, s); \"file\" when only initial.file is given; phi_t(0, s) = 0 unless the file gives it", ""},
         {"initial.amplitude", ValueType::number, opt, "1.0", "", "finite",
          "A of cosine A cos(k pi s/S), sine A sin(k pi s/S), gaussian A exp(-((s - s0)/w)^2)", ""},
-        {"initial.wavenumber", ValueType::integer, opt, "1", "", ">= 0", "k of cosine and sine", ""},
+        {"initial.wavenumber", ValueType::integer, opt, "1", "", "0 ... 1000000000", "k of cosine and sine", ""},
         {"initial.center", ValueType::number, opt, "0.3", "m", "finite", "s0 of the gaussian", ""},
         {"initial.width", ValueType::number, opt, "0.05", "m", "> 0", "w of the gaussian", ""},
         {"initial.file", ValueType::string, "required iff initial.shape = \"file\"", "", "",
@@ -481,7 +498,7 @@ const std::vector<SchemaEntry>& wave_schema() {
         {"integrator.start", ValueType::string, opt, "\"half\"", "", join(kStarts),
          "first velocity: half (velocity-Verlet half kick) or full step", ""},
         {"integrator.dt", ValueType::number, "required", "", "s",
-         "> 0, t_end/dt an integer within 1e-9 relative", "time step", ""},
+         "> 0, t_end/dt an integer N < 1e12 within 1e-9 relative", "time step", ""},
         {"integrator.t_end", ValueType::number, "required", "", "s", "> 0",
          "final time (the run starts at t = 0)", ""},
         {"integrator.allow_unstable", ValueType::boolean, opt, "false", "", "true, false",
@@ -493,15 +510,15 @@ const std::vector<SchemaEntry>& wave_schema() {
          "", "> 0", "noise amplitude Theta", ""},
         {"noise.modes", ValueType::number_array_array, modes_rule, "", "", "arrays of n_nodes finite numbers",
          "explicit modes: Theta_k(s_j), one array per mode k, one value per node j", ""},
-        {"noise.cosine_modes", ValueType::integer, modes_rule, "", "", ">= 1",
+        {"noise.cosine_modes", ValueType::integer, modes_rule, "", "", "1 ... 100000, within the available memory",
          "K cosine modes Theta_k(s) = theta cos(k pi s / S), k = 0..K-1", ""},
-        {"output.every", ValueType::integer, opt, "1", "steps", ">= 1",
+        {"output.every", ValueType::integer, opt, "1", "steps", "1 ... 1000000000000",
          "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
         {"output.probes", ValueType::integer_array, opt, "[0, n_nodes/2, n_nodes-1]", "",
-         "distinct node indices in [0, n_nodes)", "nodes whose phi is a series.csv column phi_<j>", ""},
+         "at most 10000 distinct node indices in [0, n_nodes)", "nodes whose phi is a series.csv column phi_<j>", ""},
         {"output.fields", ValueType::boolean, opt, "true", "", "true, false", "write fields.h5", ""},
         {"output.fields_every", ValueType::integer, opt, "every, raised to <= 1000 snapshots", "steps",
-         ">= 1", "a fields.h5 snapshot every `fields_every` steps (t = 0 and t = t_end always)", ""},
+         "1 ... 1000000000000", "a fields.h5 snapshot every `fields_every` steps (t = 0 and t = t_end always)", ""},
         {"output.fields_csv", ValueType::boolean, opt, "false", "", "true, false",
          "also write the final snapshot as final_fields.csv", ""},
         {"output.per_path", ValueType::boolean, opt, "false", "", "true, false",
@@ -626,6 +643,15 @@ AnyScenario parse_any_impl(const std::string& text, const std::string& file, con
 }
 
 }  // namespace
+
+std::optional<std::string> scenario_model_type(const std::filesystem::path& path,
+                                               const std::vector<std::string>& overrides) {
+  const std::string file = path.string();
+  const RawValue root = detail::parse_toml(detail::read_scenario_text(path), file);
+  const auto type = detail::peek_key(root, file, overrides, "model.type");
+  if (!type) return std::nullopt;
+  return type->value.kind == RawValue::Kind::string ? type->value.s : type->value.text();
+}
 
 AnyScenario load_any_scenario(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
   const std::string file = path.string();

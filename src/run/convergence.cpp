@@ -19,6 +19,7 @@
 
 #include "lievi/core/error.hpp"
 #include "lievi/io/output_dir.hpp"
+#include "lievi/io/wave_scenario.hpp"
 #include "lievi/reference/rigid_body_exact.hpp"
 #include "lievi/reference/rigid_body_taylor.hpp"
 #include "lievi/run/plots.hpp"
@@ -251,6 +252,13 @@ ConvergenceStudy prepare_convergence(const fs::path& file, const ConvergenceOpti
   st.options = o;
   std::vector<InputIssue> issues;
   const std::string& key = o.param;
+
+  // Only the rigid body has convergence studies: another model is refused by name, before its keys are read
+  // against the rigid-body schema (which would report them as unknown keys).
+  if (const auto type = io::scenario_model_type(file, o.overrides); type && *type != "rigid_body")
+    throw invalid_argument(file.string(), "model.type",
+                           "lievi convergence supports model.type = \"rigid_body\"; " + file.string() +
+                               " has model.type = \"" + *type + "\"");
 
   const io::SchemaEntry* entry = schema_entry(key);
   if (!entry) {

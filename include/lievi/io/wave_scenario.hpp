@@ -10,6 +10,7 @@
 /// in `wave_schema()`.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -118,6 +119,12 @@ using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario, 
 [[nodiscard]] AnyScenario parse_any_scenario(const std::string& toml_text, const std::string& file_label,
                                              const std::string& name,
                                              const std::vector<std::string>& overrides = {});
+
+/// The model.type of a scenario file (after the `--set` overrides) without reading the rest: its string, the
+/// TOML text of a value that is not a string, or nullopt when absent. Throws lievi::invalid_argument when the
+/// file cannot be read or is not TOML.
+[[nodiscard]] std::optional<std::string> scenario_model_type(const std::filesystem::path& path,
+                                                             const std::vector<std::string>& overrides = {});
 
 /// The model types and their schemas, for `lievi schema [TYPE]` and docs/scenarios.md.
 [[nodiscard]] std::vector<std::string> model_types();  ///< {"rigid_body", "wave", "beam", "lagrangian"}
