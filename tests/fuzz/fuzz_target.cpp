@@ -2,7 +2,10 @@
 /// @brief The scenario fuzz target (fuzz_target.hpp) and its libFuzzer entry point.
 #include "fuzz_target.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -107,8 +110,27 @@ bool same_value(const io::ScenarioValue& a, const io::ScenarioValue& b) {
   return a == b;
 }
 
-/// "" when the printout reads back to the same resolved entries, else what differs.
-std::string read_back_mismatch(const Printout& p) {
+/// Values equal within 4 units in the last place (|a - b| <= 4 eps max(|a|, |b|)), element by element.
+bool within_ulps(const io::ScenarioValue& a, const io::ScenarioValue& b) {
+  const auto near = [](double x, double y) {
+    return std::abs(x - y) <= 4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(x), std::abs(y));
+  };
+  if (a.index() != b.index()) return false;
+  if (const auto* x = std::get_if<double>(&a)) return near(*x, std::get<double>(b));
+  if (const auto* x = std::get_if<std::vector<double>>(&a)) {
+    const auto& y = std::get<std::vector<double>>(b);
+    if (x->size() != y.size()) return false;
+    for (std::size_t i = 0; i < x->size(); ++i)
+      if (!near((*x)[i], y[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+/// "" when the printout reads back to the same resolved entries, else what differs; `roundoff` is set when
+/// every difference is within a few units in the last place (a normalisation that is not idempotent).
+std::string read_back_mismatch(const Printout& p, bool& roundoff) {
+  roundoff = false;
   Printout q;
   try {
     q = validate_and_print(io::parse_any_scenario(p.toml, "printout.toml", "fuzz"));
@@ -119,13 +141,17 @@ std::string read_back_mismatch(const Printout& p) {
     return "the resolved printout reads back with " + std::to_string(q.entries.size()) + " entries instead of " +
            std::to_string(p.entries.size());
   }
+  std::string first;
+  bool all_roundoff = true;
   for (std::size_t i = 0; i < p.entries.size(); ++i) {
     const auto& a = p.entries[i];
     const auto& b = q.entries[i];
-    if (a.key != b.key || !same_value(a.value, b.value))
-      return "the resolved printout reads back differently at key '" + a.key + "'";
+    if (a.key == b.key && same_value(a.value, b.value)) continue;
+    if (first.empty()) first = "the resolved printout reads back differently at key '" + a.key + "'";
+    all_roundoff = all_roundoff && a.key == b.key && within_ulps(a.value, b.value);
   }
-  return "";
+  roundoff = !first.empty() && all_roundoff;
+  return first;
 }
 
 }  // namespace
@@ -149,7 +175,17 @@ Outcome run_one(const std::uint8_t* data, std::size_t size) {
   Outcome o;
   try {
     const Printout p = validate_and_print(io::parse_any_scenario(text, "fuzz.toml", "fuzz", overrides));
-    const std::string mismatch = read_back_mismatch(p);
+    bool roundoff = false;
+    const std::string mismatch = read_back_mismatch(p, roundoff);
+    if (roundoff) {
+      // Known defect (found by this driver; tests/fuzz/crashes/beam_normal_readback_roundoff.toml): the
+      // printed initial.normal is normalised again when read back and moves by an ulp. Counted, not a
+      // finding, until the printout is made idempotent; then delete this branch.
+      o.kind = Outcome::Kind::known;
+      o.what = mismatch + " (by round-off)";
+      o.signature = "readback roundoff";
+      return o;
+    }
     if (!mismatch.empty()) {
       o.kind = Outcome::Kind::finding;
       o.what = mismatch;
