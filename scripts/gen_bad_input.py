@@ -113,10 +113,14 @@ KNOWN_DEFECTS = {
     "cli.out.proc": "issue 22 (safe outputs): --out /proc/x ends with exit 1 and a raw system message",
     "cli.out.force_foreign_folder": "issue 22 (safe outputs): --force replaces a folder lievi did not write",
     "cli.out.force_scenario_folder": "issue 22 (safe outputs): --force replaces the folder holding the scenario file",
+    "cli.paths.huge": "issue 22 (bounds everywhere): --paths 4294967296 is accepted",
+    "cli.issue.every_integral_float": "issue 22 (nonsense accepted): output.every = 2.0 is accepted although an integer",
+    "cli.issue.direction_overflow": "issue 22 (nonsense accepted): a direction whose norm overflows becomes [0, 0, 0]",
+    "cli.issue.empty_left_motion": "issue 22 (crashes): bc.left_motion = \"\" passes validate and crashes run (SIGSEGV)",
 }
 
 
-HUGE_ACCEPTED = "issue 22 (bounds everywhere): an integer key has no upper bound; 2^63-1 is accepted (signed overflow in run)"
+HUGE_ACCEPTED = "issue 22 (bounds everywhere): an integer key has no upper bound; validate accepts 2^63-1"
 HUGE_GRID = "issue 22 (bounds everywhere: a memory estimate before allocation): a huge grid.J ends with exit 1 (std::length_error)"
 for _k in ("rigid_body.output.every", "wave.output.every", "wave.output.fields_every", "wave.initial.wavenumber",
            "wave.noise.cosine_modes", "beam.output.every", "beam.output.fields_every", "beam.integrator.newton_maxit",
@@ -437,12 +441,21 @@ def cli_cases():
     add("cli.set.model_type_unknown", "validate scenario.toml --set model.type=nonsense", ["model.type", "rigid_body"])
     add("cli.set.table_section", "validate " + "b.toml" + " --set 'loads.node=1'", ["loads"], files={"b.toml": render(BASES["beam"])})
     add("cli.set.bool_word", "validate scenario.toml --set output.plots=yes", ["--set", "output.plots"])
+    # defects named by issue 22 (known-defect until fixed)
+    beam = BASES["beam"]
+    s, _ = apply(BASES["rigid_body"], {"output": {"every": "2.0"}})
+    add("cli.issue.every_integral_float", "validate s.toml", ["output.every", "integer"], files={"s.toml": render(s)})
+    s, _ = apply(beam, {"initial": {"direction": "[1e308, 1e308, 1e308]"}})
+    add("cli.issue.direction_overflow", "validate s.toml", ["initial.direction"], files={"s.toml": render(s)})
+    s, _ = apply(beam, {"bc": {"left": '"prescribed"', "left_motion": '""'}})
+    add("cli.issue.empty_left_motion", "run s.toml --out out", ["bc.left_motion"], files={"s.toml": render(s)})
     # --paths
     add("cli.paths.zero", "run w.toml --paths 0 --out out", ["--paths"], files={"w.toml": wave})
     add("cli.paths.negative", "run w.toml --paths -1 --out out", ["--paths"], files={"w.toml": wave})
     add("cli.paths.not_a_number", "run w.toml --paths many --out out", ["--paths"], files={"w.toml": wave})
     add("cli.paths.float", "run w.toml --paths 1.5 --out out", ["--paths"], files={"w.toml": wave})
-    add("cli.paths.huge", "run w.toml --paths 4294967296 --out out", ["--paths"], files={"w.toml": wave})
+    noisy, _ = apply(BASES["wave"], {"noise": {"mode": '"common"', "theta": "0.1"}})
+    add("cli.paths.huge", "run w.toml --paths 4294967296 --out out", ["--paths"], files={"w.toml": render(noisy)})
     add("cli.paths.very_huge", "run w.toml --paths 99999999999999999999999 --out out", ["--paths"], files={"w.toml": wave})
     add("cli.paths.rigid_body", "run scenario.toml --paths 2 --out out", ["--paths", "noise"])
     add("cli.paths.lagrangian", "run l.toml --paths 2 --out out", ["--paths", "noise"], files={"l.toml": render(BASES["lagrangian"])})
