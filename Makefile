@@ -4,7 +4,7 @@ BUILD  := build/$(PRESET)
 DEMO_OUT ?= runs/demo-scenario-b
 DEMO_BEAM_OUT ?= runs/demo-stochastic-spaghetti
 
-.PHONY: all deps configure build test demo bench clean format
+.PHONY: all deps configure build test check-sanitize demo bench clean format
 
 all: build
 
@@ -19,6 +19,13 @@ build: configure
 
 test: build
 	ctest --preset $(PRESET)
+
+# ASan + UBSan build of what the `sanitize` test label needs (build/sanitize), then that label: the bad-input
+# corpus, the fuzz driver (60 s) and the short model tests (docs/testing.md).
+check-sanitize: deps
+	cmake --preset sanitize
+	cmake --build --preset sanitize
+	ctest --preset sanitize
 
 demo: build
 	$(BUILD)/apps/lievi/lievi run examples/rigid_body/scenario_b.toml --out $(DEMO_OUT) --force
