@@ -1566,25 +1566,26 @@ std::vector<std::string> ignored_key_notes(const BeamScenario& s) {
       continue;
     notes.push_back("key '" + e.key + "' is ignored with " + why_ignored(s, e.key));
   }
-  // the notes of the per-table keys: listed limits::kMaxListed times each, then counted
+  // the notes of the per-table keys: listed kMaxNotes times each, then counted
+  constexpr long long kMaxNotes = 20;
   long long modes_ignored = 0, holds_ignored = 0;
   if (s.noise_mode != "modes")  // (only with noise.mode = "none": with another mode the tables are an error)
     for (std::size_t i = 0; i < s.noise_modes.size(); ++i)
       for (const auto& leaf : kModeKeys) {
         const std::string key = std::string(kModesSection) + "[" + std::to_string(i) + "]." + leaf;
-        if (s.given(key) && ++modes_ignored <= limits::kMaxListed)
+        if (s.given(key) && ++modes_ignored <= kMaxNotes)
           notes.push_back("key '" + key + "' is ignored with noise.mode = \"" + s.noise_mode + "\"");
       }
-  if (modes_ignored > limits::kMaxListed)
-    notes.push_back("... and " + std::to_string(modes_ignored - limits::kMaxListed) +
+  if (modes_ignored > kMaxNotes)
+    notes.push_back("... and " + std::to_string(modes_ignored - kMaxNotes) +
                     " more keys of [[noise.modes]] tables are ignored with noise.mode = \"" + s.noise_mode + "\"");
   for (std::size_t i = 0; i < s.loads.size(); ++i) {
     const std::string p = "loads[" + std::to_string(i) + "].";
-    if (s.given(p + "hold") && s.loads[i].times.empty() && ++holds_ignored <= limits::kMaxListed)
+    if (s.given(p + "hold") && s.loads[i].times.empty() && ++holds_ignored <= kMaxNotes)
       notes.push_back("key '" + p + "hold' is ignored without a factor table (times, factors)");
   }
-  if (holds_ignored > limits::kMaxListed)
-    notes.push_back("... and " + std::to_string(holds_ignored - limits::kMaxListed) +
+  if (holds_ignored > kMaxNotes)
+    notes.push_back("... and " + std::to_string(holds_ignored - kMaxNotes) +
                     " more [[loads]] hold keys are ignored without a factor table");
   return notes;
 }

@@ -112,7 +112,7 @@ RigidBodyScenario resolve(Resolver& r, const std::string& name, const std::strin
         r.issue("model.inertia",
                 "matrix " + matrix_text(A) + " is not symmetric (within 1e-12 of its largest entry)");
       } else {
-        const Mat3 Asym = 0.5 * (A + A.transpose());
+        const Mat3 Asym = 0.5 * A + 0.5 * A.transpose();  // (A + A^T) / 2 without overflowing A + A^T
         // the tests on A / (its largest entry), so that huge finite entries do not overflow the factorisations
         const double scale = Asym.cwiseAbs().maxCoeff();
         const Mat3 Aunit = scale > 0.0 ? Mat3(Asym / scale) : Asym;
@@ -149,7 +149,7 @@ RigidBodyScenario resolve(Resolver& r, const std::string& name, const std::strin
       r.issue("model.K",
               "matrix " + matrix_text(*K) + " is not symmetric (within 1e-12 of its largest entry)");
     } else {
-      const Mat3 Ksym = 0.5 * (*K + K->transpose());
+      const Mat3 Ksym = 0.5 * *K + 0.5 * K->transpose();  // as the inertia's: no overflow of K + K^T
       const double scale = Ksym.cwiseAbs().maxCoeff();  // as for the inertia: the eigenvalues of K / scale
       const Eigen::SelfAdjointEigenSolver<Mat3> eig(scale > 0.0 ? Mat3(Ksym / scale) : Ksym, Eigen::EigenvaluesOnly);
       const Vec3 ev = (scale > 0.0 ? scale : 1.0) * eig.eigenvalues();
@@ -184,6 +184,11 @@ RigidBodyScenario resolve(Resolver& r, const std::string& name, const std::strin
       s.M0 = *M;
       s.omega_given = false;
       if (inertia_ok) s.omega0 = s.inertia.inverse() * s.M0;
+      if (inertia_ok && !s.omega0.allFinite()) {  // the cofactors of huge moments overflowed: invert I / 2^k
+        int k = 0;
+        (void)std::frexp(s.inertia.cwiseAbs().maxCoeff(), &k);
+        s.omega0 = (std::ldexp(1.0, -k) * s.inertia).inverse() * s.M0 * std::ldexp(1.0, -k);
+      }
       if (!s.omega0.allFinite())
         r.issue("initial.M", "value " + r.get("initial.M")->text() + " gives Omega_0 = I^-1 M_0 = " +
                                  detail::value_toml(std::vector<double>{s.omega0[0], s.omega0[1], s.omega0[2]}) +
