@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "lievi/io/memory_estimate.hpp"
 #include "lievi/io/scenario.hpp"
 #include "lievi/io/wave_scenario.hpp"
 #include "lievi/run/beam_run.hpp"
@@ -127,6 +128,9 @@ int run_command(const RunArgs& args) {
     RunArgs a = args;
     if (a.paths_given) a.paths = parse_paths(a.paths_text);
     const io::AnyScenario any = io::load_any_scenario(a.file, a.set);
+    // An ensemble keeps one path per thread and the series statistics: refuse it before allocating when it
+    // needs more than the available memory (a single run was checked when the scenario was read).
+    if (a.paths > 1) io::check_memory(any, a.paths);
     if (const auto* rb = std::get_if<io::RigidBodyScenario>(&any)) return run_rigid_body(a, *rb);
     if (const auto* beam = std::get_if<io::BeamScenario>(&any)) return run_beam(a, *beam);
     if (const auto* mech = std::get_if<io::MechanicsScenario>(&any)) return run_mechanics(a, *mech);

@@ -119,6 +119,14 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
   b.set_damping(s.damping_angular, s.damping_linear);
   if (s.bc_left == "prescribed" || s.bc_right == "prescribed") {
     const io::PoseTable left = s.left_motion, right = s.right_motion;
+    // pose_at reads the table's first and last rows: a prescribed end needs one (the scenario reader refuses an
+    // empty table; this guards a BeamScenario built in C++).
+    for (const auto& [side, key, table] : {std::tuple{"left", "bc.left_motion", &left},
+                                           std::tuple{"right", "bc.right_motion", &right}}) {
+      const bool prescribed = std::string(side) == "left" ? s.bc_left == "prescribed" : s.bc_right == "prescribed";
+      if (prescribed && (table->times.empty() || table->poses.size() != table->times.size()))
+        throw invalid_argument("", key, "a prescribed end needs a pose table with at least one row (times and poses of equal length)");
+    }
     b.prescribed_pose = [left, right](std::ptrdiff_t j, double t) { return pose_at(j == 0 ? left : right, t); };
   }
   // One lumped wrench table per node: point loads at their node; a distributed load's density times the
