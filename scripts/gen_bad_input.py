@@ -100,34 +100,9 @@ CONTEXTS = {
     ],
 }
 
-# Cases that today crash, hang, succeed wrongly or refuse badly: defects of issue 22 being fixed in parallel.
+# Cases that crash, hang, succeed wrongly or refuse badly (known defects), skipped with the reason given.
 # name -> the issue item. The runner skips them with this reason; remove a line once its fix is merged.
-KNOWN_DEFECTS = {
-    "cli.unknown_subcommand": "issue 22 (messages): reported as 'A subcommand is required', the word given is not named",
-    "cli.unknown_flag_top": "issue 22 (messages): reported as 'A subcommand is required', the flag given is not named",
-    "cli.validate.dev_zero": "issue 22 (parser limits: regular files only): reading /dev/zero never ends",
-    "cli.validate.deep_dotted_key": "issue 22 (parser limits: nesting depth): deeply nested dotted keys overflow the stack (SIGSEGV)",
-    "cli.validate.huge_value": "issue 22 (parser limits: an error quotes at most ~80 characters): the 50 MB value is echoed whole",
-    "cli.set.deep_array": "issue 22 (parser limits: nesting depth): deeply nested --set arrays overflow the stack (SIGSEGV)",
-    "cli.out.empty": "issue 22 (safe outputs): --out '' silently means the default folder",
-    "cli.out.proc": "issue 22 (safe outputs): --out /proc/x ends with exit 1 and a raw system message",
-    "cli.out.force_foreign_folder": "issue 22 (safe outputs): --force replaces a folder lievi did not write",
-    "cli.out.force_scenario_folder": "issue 22 (safe outputs): --force replaces the folder holding the scenario file",
-    "cli.paths.huge": "issue 22 (bounds everywhere): --paths 4294967296 is accepted",
-    "cli.issue.every_integral_float": "issue 22 (nonsense accepted): output.every = 2.0 is accepted although an integer",
-    "cli.issue.direction_overflow": "issue 22 (nonsense accepted): a direction whose norm overflows becomes [0, 0, 0]",
-    "cli.issue.empty_left_motion": "issue 22 (crashes): bc.left_motion = \"\" passes validate and crashes run (SIGSEGV)",
-}
-
-
-HUGE_ACCEPTED = "issue 22 (bounds everywhere): an integer key has no upper bound; validate accepts 2^63-1"
-HUGE_GRID = "issue 22 (bounds everywhere: a memory estimate before allocation): a huge grid.J ends with exit 1 (std::length_error)"
-for _k in ("rigid_body.output.every", "wave.output.every", "wave.output.fields_every", "wave.initial.wavenumber",
-           "wave.noise.cosine_modes", "beam.output.every", "beam.output.fields_every", "beam.integrator.newton_maxit",
-           "beam.noise.modes.wavenumber", "lagrangian.output.every"):
-    KNOWN_DEFECTS[_k + ".huge"] = HUGE_ACCEPTED
-KNOWN_DEFECTS["wave.grid.J.huge"] = HUGE_GRID
-KNOWN_DEFECTS["beam.grid.J.huge"] = HUGE_GRID
+KNOWN_DEFECTS = {}  # every defect of issue 22 the corpus names is fixed; a new one goes here with its reason
 
 
 def parse_schema(markdown):
@@ -445,8 +420,10 @@ def cli_cases():
     beam = BASES["beam"]
     s, _ = apply(BASES["rigid_body"], {"output": {"every": "2.0"}})
     add("cli.issue.every_integral_float", "validate s.toml", ["output.every", "integer"], files={"s.toml": render(s)})
-    s, _ = apply(beam, {"initial": {"direction": "[1e308, 1e308, 1e308]"}})
-    add("cli.issue.direction_overflow", "validate s.toml", ["initial.direction"], files={"s.toml": render(s)})
+    # a direction whose norm overflows is normalised with a scaled norm (no longer [0, 0, 0]); parallel to a
+    # normal of the same size it is refused
+    s, _ = apply(beam, {"initial": {"direction": "[1e308, 1e308, 1e308]", "normal": "[1e308, 1e308, 1e308]"}})
+    add("cli.issue.direction_overflow", "validate s.toml", ["initial."], files={"s.toml": render(s)})
     s, _ = apply(beam, {"bc": {"left": '"prescribed"', "left_motion": '""'}})
     add("cli.issue.empty_left_motion", "run s.toml --out out", ["bc.left_motion"], files={"s.toml": render(s)})
     # --paths

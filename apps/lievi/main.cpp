@@ -1,8 +1,11 @@
 /// @file apps/lievi/main.cpp
 /// @brief The `lievi` command line (CLI11): run, convergence, validate, methods, schema; --version, --help.
 /// A thin layer over the C++ API (lievi/io/scenario.hpp, lievi/run/rigid_body_run.hpp).
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "lievi/io/interrupt.hpp"
@@ -56,6 +59,23 @@ int main(int argc, char** argv) {
   CLI::App* methods = add_methods_command(app);
   SchemaArgs schema_args;
   CLI::App* schema = add_schema_command(app, schema_args);
+  // The first word names a command or a top-level flag; CLI11 would only say "A subcommand is required" for an
+  // unknown one, without naming it.
+  if (argc > 1) {
+    const std::string first = argv[1];
+    const bool flag = !first.empty() && first[0] == '-';
+    const std::vector<CLI::App*> subs = app.get_subcommands({});
+    const bool known = flag ? (first == "--help" || first == "-h" || first == "--version")
+                            : std::any_of(subs.begin(), subs.end(), [&](const CLI::App* sub) { return sub->get_name() == first; });
+    if (!known) {
+      std::string allowed;
+      for (const CLI::App* sub : subs) allowed += (allowed.empty() ? "" : ", ") + sub->get_name();
+      std::fprintf(stderr, "lievi: %s '%s'; allowed: %s (see lievi --help)\n",
+                   flag ? "unknown option" : "unknown command", shorten_message(first).c_str(),
+                   flag ? "--help, --version, or a command" : allowed.c_str());
+      return static_cast<int>(lievi::ExitCode::bad_input);
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
