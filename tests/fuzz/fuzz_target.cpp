@@ -209,9 +209,9 @@ Outcome run_one(const std::uint8_t* data, std::size_t size) {
     o.what = "std::bad_alloc";
     o.signature = "bad_alloc";
   } catch (const std::length_error& e) {
-    // Known defect of issue 22 (bounds: a memory estimate before allocation): a huge grid.J reaches a
-    // std::vector size beyond max_size() (tests/fuzz/crashes/wave_huge_J_length_error.toml). Counted with
-    // the allocations over the cap until the refusal is merged; then delete this branch.
+    // A vector size beyond max_size() (before the grid.J bound and the memory estimate, a huge grid.J reached
+    // one: tests/fuzz/crashes/wave_huge_J_length_error.toml, now refused): counted with the allocations over the
+    // cap.
     o.kind = Outcome::Kind::memory_cap;
     o.what = std::string("std::length_error: ") + e.what();
     o.signature = "length_error";
