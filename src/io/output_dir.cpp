@@ -203,6 +203,10 @@ void check_output_dir(const fs::path& dir_in, bool force) {
 OutputDir::OutputDir(fs::path dir_in, bool force) : force_(force) {
   check_output_dir(dir_in, force);
   dir_ = normalised(dir_in);
+  // Everything below runs under the interrupt registry's lock: a signal being handled holds it, so a folder
+  // being created here (an ensemble path's, inside the run's temporary folder) cannot re-create a parent that
+  // the watcher has just moved to DIR.partial.
+  const auto registry = interrupt::lock();
   // Create the missing parents top-down, remembering them: a failure removes them again (nothing written).
   std::vector<fs::path> missing;
   std::error_code ec;
@@ -215,7 +219,6 @@ OutputDir::OutputDir(fs::path dir_in, bool force) : force_(force) {
       fs::create_directory(*it);
       made.push_back(*it);
     }
-    const auto registry = interrupt::lock();
     const fs::path tmp = sibling(dir_, ".tmp-");
     fs::remove_all(tmp);  // a leftover of an earlier process with the same pid
     fs::create_directory(tmp);
