@@ -681,6 +681,30 @@ void resolve_initial(Resolver& r, BeamScenario& s, bool grid_ok, const std::file
       frame_ok = false;
     } else {
       n.normalize();
+      // The printed frame must resolve to itself when read back (validate's printout is loadable again), but
+      // normalising and orthogonalising an already unit, orthogonal pair can move it by an ulp, or swap it
+      // between two neighbours. Repeat the two steps to their fixed point; on a two-cycle keep the
+      // lexicographically smaller pair, which a read-back reaches too.
+      const auto step = [](const Vec3& a, const Vec3& b) {
+        const Vec3 a2 = a.normalized();
+        Vec3 b2 = b - b.dot(a2) * a2;
+        b2.normalize();
+        return std::pair<Vec3, Vec3>{a2, b2};
+      };
+      const auto key = [](const Vec3& a, const Vec3& b) {
+        return std::array<double, 6>{a[0], a[1], a[2], b[0], b[1], b[2]};
+      };
+      Vec3 d_prev = d, n_prev = n;
+      for (int pass = 0; pass < 8; ++pass) {
+        const auto [d2, n2] = step(d, n);
+        if (d2 == d && n2 == n) break;  // fixed point
+        if (pass > 0 && d2 == d_prev && n2 == n_prev) {  // two-cycle {(d, n), (d2, n2)}
+          if (key(d2, n2) < key(d, n)) d = d2, n = n2;
+          break;
+        }
+        d_prev = d, n_prev = n;
+        d = d2, n = n2;
+      }
       if (direction) s.direction = to_array(d);
       s.normal = to_array(n);
     }

@@ -177,15 +177,6 @@ Outcome run_one(const std::uint8_t* data, std::size_t size) {
     const Printout p = validate_and_print(io::parse_any_scenario(text, "fuzz.toml", "fuzz", overrides));
     bool roundoff = false;
     const std::string mismatch = read_back_mismatch(p, roundoff);
-    if (roundoff) {
-      // Known defect (found by this driver; tests/fuzz/crashes/beam_normal_readback_roundoff.toml): the
-      // printed initial.normal is normalised again when read back and moves by an ulp. Counted, not a
-      // finding, until the printout is made idempotent; then delete this branch.
-      o.kind = Outcome::Kind::known;
-      o.what = mismatch + " (by round-off)";
-      o.signature = "readback roundoff";
-      return o;
-    }
     if (!mismatch.empty()) {
       o.kind = Outcome::Kind::finding;
       o.what = mismatch;
