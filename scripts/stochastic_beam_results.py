@@ -448,7 +448,7 @@ def write_page(res, B, BE, SP, EN, jobs, ver, cpu, load0, started, runs_wall, to
     w("The model is the Simo–Reissner beam with lievi's `exact` staggered variational integrator (Cayley retraction, "
       "half-kick start) and Type-I noise: the group increment of every node is A = Δt ζ + θ with θ = Θ ΔW, one "
       "Brownian motion for all nodes (`noise.mode = \"common\"`), Θ the same on all six body components "
-      "(beam-integrators.md §6, §8.2, §8.3). E_c is the time-centred energy, J_lin and J_ang the spatial momentum "
+      "(docs/theory/staggered.md "Noise"; seed 000's examples). E_c is the time-centred energy, J_lin and J_ang the spatial momentum "
       "map (`docs/outputs.md`). The examples are `examples/beam/*.toml`; the script changes them only by `--set` "
       "for the output cadence (series every 10 steps, `fields.h5` snapshots every 100 steps), to switch plots and "
       "ParaView files off, and, for the comparison with the spec's §9.7 prototype numbers, `grid.layout=\"cell\"`.")
@@ -640,7 +640,7 @@ def write_page(res, B, BE, SP, EN, jobs, ver, cpu, load0, started, runs_wall, to
       "§9.7 prototype numbers are for `cell`, given in the tables above. Grid, Δt and T are the spec's (J = 20, "
       "Δt = 1e-4, T = 2 for bending; J = 20, Δt = 1e-3, T = 15 for the spaghetti); nothing is shortened.")
     w("- **Paths.** The single-path figures are one sample path each (seed 11 for bending, as §9.7; seed 2026 for "
-      "the spaghetti). lievi's Philox/Box–Muller stream (`docs/interfaces.md`) is not the prototype's generator, "
+      "the spaghetti). lievi's Philox/Box–Muller stream (docs/scenarios.md, "Streams") is not the prototype's generator, "
       "so a path's numbers agree with the spec's only in size.")
     bp = BE[("vertex", "0.005")]["paths"]
     w(f"- **Ensembles.** {npaths} paths per Θ for the spaghetti (series every 50 steps) and {bp} for the bending "
