@@ -21,9 +21,14 @@ test: build
 	ctest --preset $(PRESET)
 
 # ASan + UBSan build of what the `sanitize` test label needs (build/sanitize), then that label: the bad-input
-# corpus, the fuzz driver (60 s) and the short model tests (docs/testing.md).
+# corpus, the fuzz driver (60 s) and the short model tests (docs/testing.md). CI samples the corpus:
+# `make check-sanitize SANITIZE_SHARDS=4 SANITIZE_SHARD=k FUZZ_SECONDS=30` runs one case in 4 (shard k).
+SANITIZE_SHARDS ?= 1
+SANITIZE_SHARD ?= 0
+FUZZ_SECONDS ?= 60
 check-sanitize: deps
-	cmake --preset sanitize
+	cmake --preset sanitize -DLIEVI_SANITIZE_SHARDS=$(SANITIZE_SHARDS) -DLIEVI_SANITIZE_SHARD=$(SANITIZE_SHARD) \
+	  -DLIEVI_SANITIZE_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	cmake --build --preset sanitize
 	ctest --preset sanitize
 
@@ -33,6 +38,7 @@ demo: build
 	@echo "demo: results and plots are in $(DEMO_OUT)/ (rigid body) and $(DEMO_BEAM_OUT)/ (stochastic flying spaghetti: snapshots.png, energy.png, ends.png, motion.gif; beam.pvd for ParaView)"
 
 bench: build
+	cmake --build --preset $(PRESET) --target lievi_bench
 	$(BUILD)/bench/lievi_bench
 
 format:

@@ -13,6 +13,10 @@ set(LIEVI_SANITIZE_ENV
     "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1"
     CACHE INTERNAL "")
 
+# Sampling of the bad-input corpus under the label (tests/bad_input/CMakeLists.txt): 1 runs every case.
+set(LIEVI_SANITIZE_SHARDS 1 CACHE STRING "Run one bad-input case in this many under the sanitizers")
+set(LIEVI_SANITIZE_SHARD 0 CACHE STRING "Which of the LIEVI_SANITIZE_SHARDS samples to run")
+
 # The short model tests run under the label: gtest executables that take seconds under the sanitizers, each
 # one ctest test `sanitize.<executable>`, with a gtest filter (after the ':') leaving out long cases. The
 # bad-input corpus (tests/bad_input) and the fuzz driver (tests/fuzz) add their own tests to the label.
