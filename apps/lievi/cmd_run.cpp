@@ -68,7 +68,7 @@ int run_rigid_body(const RunArgs& a, const io::RigidBodyScenario& s) {
   o.force = a.force;
   const run::RunResult r = run::run_rigid_body(s, out, o);
   if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
-  std::printf("%s: %lld steps of %s%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps, s.method.c_str(),
+  std::printf("%s: %lld steps of %s%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps, config::id(s.method),
               r.retraction.empty() ? "" : (" (" + r.retraction + ")").c_str(), io::format_number(r.t_final).c_str(),
               r.total_s, r.out_dir.c_str());
   for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());

@@ -35,7 +35,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;
 
-/// Tolerances of the dop853 reference (docs/interfaces.md; rigid-body-ddb spec §6: ~1e-12 accurate).
+/// Tolerances of the dop853 reference (docs/outputs.md "convergence"; ~1e-12 accurate on the paper's scenarios,
+/// docs/theory/ddb.md "Comparators and scenarios").
 constexpr double kDop853Tol = 1e-13;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -105,7 +106,7 @@ double seconds(Clock::duration d) {
 /// The reference scenario for `dop853`: the same problem and output times, method dop853 at 1e-13.
 io::RigidBodyScenario dop853_scenario(const io::RigidBodyScenario& s) {
   io::RigidBodyScenario r = s;
-  r.method = "dop853";
+  r.method = config::RigidBodyMethod::dop853;
   r.rtol = kDop853Tol;
   r.atol = kDop853Tol;
   return r;

@@ -130,7 +130,7 @@ RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBody
                     "); with model.alpha > 0 (or model.K) the exact flow never raises H: the method's result is wrong";
       else
         f.message = "the step did not converge";
-      f.hint = rise && s.method != "ddb"
+      f.hint = rise && s.method != config::RigidBodyMethod::ddb
                    ? "use integrator.method = \"ddb\" (dissipates H exactly) or a smaller integrator.dt, e.g. " +
                          io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)"
                    : smaller_dt_hint(s);
@@ -194,7 +194,7 @@ RunResult run_rigid_body(const io::RigidBodyScenario& s, const std::filesystem::
     r.diagnostics = diag.values();
   }
   if (s.plots) {
-    const std::string title = s.name + ": " + s.method +
+    const std::string title = s.name + ": " + config::id(s.method) +
                               (r.retraction.empty() ? "" : " (" + r.retraction + ")") +
                               ", dt = " + io::format_number(s.dt) + (r.complete ? "" : " [failed]");
     if (const auto why = make_rigid_body_plots(dir.tmp(), title)) r.notes.push_back("plots skipped: " + *why);

@@ -1,8 +1,8 @@
-// End-to-end tests of the `lievi` program (docs/interfaces.md): exit codes 0/2/3, series.csv and summary.json
-// contents, bitwise agreement with an in-process run through the C++ API, --set conversion, every bad input
-// of issue 2 §6 (one line per issue naming file/key/value, nothing written), atomic output folders, numerical
-// failure mid-run, validate, methods, --version. Runs are short (t_end of a few time units) to keep this
-// fast.
+// End-to-end tests of the `lievi` program (docs/cli.md, docs/outputs.md): exit codes 0/2/3, series.csv and
+// summary.json contents, bitwise agreement with an in-process run through the C++ API, --set conversion,
+// every bad input of issue 2 §6 (one line per issue naming file/key/value, nothing written), atomic output
+// folders, numerical failure mid-run, validate, methods, --version. Runs are short (t_end of a few time
+// units) to keep this fast.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -137,7 +137,7 @@ void check_run_folder(const fs::path& scen, const std::vector<std::string>& sets
   EXPECT_FALSE(j.contains("failure"));
   EXPECT_EQ(j["steps"], s.steps);
   EXPECT_EQ(j["n_nodes"], 1);
-  EXPECT_EQ(j["method"]["id"], s.method);
+  EXPECT_EQ(j["method"]["id"], std::string(lievi::config::id(s.method)));
   EXPECT_TRUE(j["method"].contains("order"));
   EXPECT_TRUE(j["method"].contains("retraction"));
   EXPECT_GE(j["timing"]["total_s"].get<double>(), j["timing"]["integrate_s"].get<double>());
@@ -223,7 +223,7 @@ TEST(Cli, RunDdbRoundTripsWithNewtonStatistics) {
     const json j = json::parse(read(d / (std::string("out_") + tau) / "summary.json"));
     EXPECT_EQ(j["method"]["retraction"], tau);
     EXPECT_GE(j["newton"]["max"].get<int>(), 1);  // implicit step (a) takes Newton iterations
-    // DDB keeps |M|^2 to round-off (spec §3): a few ulps over 30 steps.
+    // DDB keeps |M|^2 to round-off (docs/theory/ddb.md): a few ulps over 30 steps.
     EXPECT_LE(j["diagnostics"]["casimir_max_rel_drift"].get<double>(), 1e-15);
   }
 }

@@ -73,10 +73,10 @@ void expect_one(const std::vector<InputIssue>& is, const std::string& file, cons
 
 TEST(Scenario, BaseResolvesWithDefaults) {
   const RigidBodyScenario s = parse_scenario(kBase, "s.toml", "s");
-  EXPECT_EQ(s.method, "rk4");
+  EXPECT_EQ(s.method, lievi::config::RigidBodyMethod::rk4);
   EXPECT_EQ(s.steps, 10);
-  EXPECT_EQ(s.retraction, "cayley");
-  EXPECT_EQ(s.dissipation_quadrature, "midpoint");
+  EXPECT_EQ(s.retraction, lievi::config::Retraction::cayley);
+  EXPECT_EQ(s.dissipation_quadrature, lievi::config::DissipationQuadrature::midpoint);
   EXPECT_TRUE(s.symmetric_processing);
   EXPECT_EQ(s.every, 1);
   EXPECT_TRUE(s.plots);
@@ -178,7 +178,7 @@ TEST(Scenario, SetConvertsBySchemaType) {
                       "output.every=5", "model.K=[[1,0,0],[0,2,0],[0,0,3]]"});
   EXPECT_EQ(s.dt, 0.05);
   EXPECT_EQ(s.steps, 20);
-  EXPECT_EQ(s.retraction, "exp");
+  EXPECT_EQ(s.retraction, lievi::config::Retraction::exp);
   EXPECT_EQ(s.inertia.diagonal(), lievi::models::Vec3(2, 3, 4));
   EXPECT_FALSE(s.omega_given);  // --set initial.M replaces the file's initial.omega
   EXPECT_EQ(s.M0, lievi::models::Vec3(0.1, 0.2, 0.3));
@@ -242,7 +242,7 @@ TEST(Scenario, ExampleFilesValidate) {
       has_ddb = has_ddb || std::string(t.id) == "ddb";
     if (!has_ddb) GTEST_SKIP() << "ddb not registered yet";
     const RigidBodyScenario s = lievi::io::load_scenario(path);
-    EXPECT_EQ(s.method, "ddb");
+    EXPECT_EQ(s.method, lievi::config::RigidBodyMethod::ddb);
     EXPECT_EQ(s.dt, 0.1);
   }
 }

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "lievi/config/rigid_body.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
 #include "lievi/models/rigid_body.hpp"
 
@@ -76,51 +77,12 @@ struct ResolvedEntry {
   bool is_default = false;
 };
 
-/// A validated rigid-body scenario with every default filled. Built by `load_scenario` / `parse_scenario`.
-struct RigidBodyScenario {
+/// A validated rigid-body scenario: the typed configuration (config/rigid_body.hpp) with every default filled,
+/// its name and source, and the keys given. Built by `load_scenario` / `parse_scenario`.
+struct RigidBodyScenario : config::RigidBodyConfig {
   std::string name;    ///< scenario name: the file stem (default output folder runs/<name>)
   std::string source;  ///< file the scenario came from ("" for a string)
-
-  // model
-  models::Mat3 inertia = models::Mat3::Identity();  ///< 𝕀, symmetric positive definite (body frame)
-  bool inertia_is_matrix = false;                   ///< given as 3x3 (true) or as 3 principal moments
-  double alpha = 0.0;                               ///< K = alpha Id unless `metric_given`
-  models::Mat3 K = models::Mat3::Zero();            ///< dissipation metric, symmetric PSD (resolved)
-  bool metric_given = false;                        ///< model.K given (then alpha is unused)
-
-  // initial
-  models::Vec3 M0 = models::Vec3::Zero();      ///< initial body momentum M_0 = 𝕀 Omega_0
-  models::Vec3 omega0 = models::Vec3::Zero();  ///< initial body angular velocity Omega_0 = 𝕀^{-1} M_0
-  bool omega_given = true;                     ///< initial.omega given (else initial.M)
-
-  // integrator
-  std::string method;
-  std::string retraction = "cayley";
-  std::string dissipation_quadrature = "midpoint";
-  bool symmetric_processing = true;
-  double dt = 0.0;      ///< h, the time step
-  double t_end = 0.0;   ///< final time; t_end = steps * dt within 1e-9 relative
-  long long steps = 0;  ///< N = round(t_end / dt)
-  double rtol = 1e-13, atol = 1e-13;
-
-  // output
-  long long every = 1;  ///< write a row every `every` steps (first and last rows always)
-  bool plots = true;    ///< make the PNG plots with /usr/bin/python3 + matplotlib
-
   std::vector<std::string> given_keys;  ///< keys present in the file or in --set (canonical names), sorted
-
-  /// The model: RigidBody::general(inertia, K).
-  [[nodiscard]] models::RigidBody model() const { return models::RigidBody::general(inertia, K); }
-  /// The method options for the registry.
-  [[nodiscard]] integrators::RigidBodyMethodOptions method_options() const;
-  /// Initial state (M_0, R_0 = Id).
-  [[nodiscard]] models::RigidBodyState initial_state() const {
-    models::RigidBodyState x;
-    x.M = M0;
-    return x;
-  }
-  /// t_k = k dt, except t_N = t_end exactly (they agree within 1e-9 relative by validation).
-  [[nodiscard]] double time_at(long long k) const { return k == steps ? t_end : static_cast<double>(k) * dt; }
   /// True when `key` (canonical, e.g. "integrator.dt") was given explicitly.
   [[nodiscard]] bool given(const std::string& key) const;
 };

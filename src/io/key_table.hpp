@@ -1,0 +1,236 @@
+#pragma once
+/// @file src/io/key_table.hpp
+/// @brief Internal: the declarative key tables of the scenario formats and the engine that reads them.
+///
+/// A model's scenario keys are written once, as a table of `Key<Config>`: the dotted key, its documentation
+/// (type, requirement, default, unit, allowed values, one line of text), how it is read into the typed
+/// configuration (a member and a check), how its resolved value is shown, and when it applies. From the table
+/// the engine derives the schema (unknown-key detection, `--set` conversion, `lievi schema` and the key tables
+/// of docs/scenarios.md), the reading of a file (every issue collected by the Resolver, messages naming file,
+/// key, value and what is allowed) and the resolved printout (`lievi validate`, summary.json). Rules that tie
+/// several keys stay in the model's own code.
+///
+/// Defaults are the initial values of the configuration's members: `C{}` is the configuration with every
+/// default, and the documented default text is derived from it unless a key states its own (a derived
+/// default such as "alpha Id").
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "scenario_reader.hpp"
+
+namespace lievi::io::detail {
+
+/// The allowed values of a number key.
+enum class NumberCheck { finite, positive, nonnegative };
+
+/// One key of a table over the configuration type C.
+template <class C>
+struct Key {
+  SchemaEntry entry;  ///< what the schema, the docs and the messages show
+  /// Reads the key (when given) into the configuration, checked; null for an alias, read with its key.
+  std::function<void(Resolver&, C&)> read;
+  /// The resolved value; null for an alias (never printed).
+  std::function<ScenarioValue(const C&)> value;
+  /// The problem of the configuration's value (a C++-built config, `KeyTable::problems`), or nullopt; the
+  /// reader runs the same check on what it read.
+  std::function<std::optional<std::string>(const C&)> check;
+  /// Whether the key applies to the configuration; a key that does not is printed only when given.
+  std::function<bool(const C&)> applies;
+  /// Printed as "# default" when not given (false for required keys and values derived from others).
+  bool defaultable = true;
+
+  Key& unit(std::string u) { entry.unit = std::move(u); return *this; }
+  Key& doc(std::string d) { entry.doc = std::move(d); return *this; }
+  Key& allowed(std::string a) { entry.allowed = std::move(a); return *this; }
+  Key& requirement(std::string q) { entry.requirement = std::move(q); return *this; }
+  Key& default_text(std::string t) { entry.default_text = std::move(t); return *this; }
+  Key& when(std::function<bool(const C&)> f) { applies = std::move(f); return *this; }
+  Key& no_default() { defaultable = false; return *this; }
+  /// A required key: absent, it is the issue "missing required key; expected <type> (<allowed>): <what>".
+  Key& required(std::string what) {
+    entry.requirement = "required";
+    entry.default_text.clear();
+    defaultable = false;
+    read = [key = entry.key, what = std::move(what), read = std::move(read)](Resolver& r, C& c) {
+      if (!r.has(key)) r.missing(key, what);
+      read(r, c);
+    };
+    return *this;
+  }
+};
+
+/// The message of a number outside its check ("value -1 must be >= 0"), or nullopt.
+inline std::optional<std::string> number_problem(double x, NumberCheck check) {
+  if (!std::isfinite(x)) return "value " + format_number(x) + " must be a finite number";
+  if (check == NumberCheck::positive && !(x > 0.0)) return "value " + format_number(x) + " must be > 0";
+  if (check == NumberCheck::nonnegative && x < 0.0) return "value " + format_number(x) + " must be >= 0";
+  return std::nullopt;
+}
+
+/// The message of an integer outside [lo, hi] ("value 0 must be >= 1", "value 7 must be in [1, 5]"), or nullopt.
+inline std::optional<std::string> integer_problem(long long i, long long lo, long long hi) {
+  if (i < lo) return "value " + std::to_string(i) + " must be >= " + std::to_string(lo);
+  if (i > hi) return "value " + std::to_string(i) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return std::nullopt;
+}
+
+/// A number: finite, > 0 or >= 0.
+template <class C>
+Key<C> number_key(std::string key, double C::*m, NumberCheck check = NumberCheck::finite) {
+  Key<C> k;
+  k.entry = {key, ValueType::number, "optional", format_number(C{}.*m, true), "",
+             check == NumberCheck::positive ? "> 0" : check == NumberCheck::nonnegative ? ">= 0" : "finite", "", ""};
+  k.check = [m, check](const C& c) { return number_problem(c.*m, check); };
+  k.read = [key, m, check](Resolver& r, C& c) {
+    if (auto v = r.number(key)) {
+      c.*m = *v;
+      if (auto p = number_problem(*v, check)) r.issue(key, *p);
+    }
+  };
+  k.value = [m](const C& c) { return ScenarioValue(c.*m); };
+  return k;
+}
+
+/// An integer in [lo, hi] (a float is refused, an integral `--set` value accepted).
+template <class C>
+Key<C> integer_key(std::string key, long long C::*m, long long lo, long long hi) {
+  Key<C> k;
+  k.entry = {key, ValueType::integer, "optional", std::to_string(C{}.*m), "",
+             std::to_string(lo) + " ... " + std::to_string(hi), "", ""};
+  k.check = [m, lo, hi](const C& c) { return integer_problem(c.*m, lo, hi); };
+  k.read = [key, m, lo, hi](Resolver& r, C& c) {
+    if (auto v = r.integer(key)) {
+      if (auto p = integer_problem(*v, lo, hi)) r.issue(key, *p);
+      else c.*m = *v;
+    }
+  };
+  k.value = [m](const C& c) { return ScenarioValue(c.*m); };
+  return k;
+}
+
+/// true or false.
+template <class C>
+Key<C> boolean_key(std::string key, bool C::*m) {
+  Key<C> k;
+  k.entry = {key, ValueType::boolean, "optional", C{}.*m ? "true" : "false", "", "true, false", "", ""};
+  k.read = [key, m](Resolver& r, C& c) {
+    if (auto v = r.boolean(key)) c.*m = *v;
+  };
+  k.value = [m](const C& c) { return ScenarioValue(c.*m); };
+  return k;
+}
+
+/// The names of an enumeration's values, in the order the docs list them.
+template <class E>
+using Names = std::vector<std::pair<std::string, E>>;
+
+/// The name of `e` in `names` ("" when absent).
+template <class E>
+std::string name_of(const Names<E>& names, E e) {
+  for (const auto& [n, v] : names)
+    if (v == e) return n;
+  return "";
+}
+
+/// The names alone, for messages and the allowed column.
+template <class E>
+std::vector<std::string> name_list(const Names<E>& names) {
+  std::vector<std::string> v;
+  for (const auto& [n, e] : names) v.push_back(n);
+  return v;
+}
+
+/// One of a set of names, stored as the enumeration value; `what` completes "value \"x\" is not <what>".
+template <class C, class E>
+Key<C> choice_key(std::string key, E C::*m, Names<E> names, std::string what) {
+  Key<C> k;
+  k.entry = {key, ValueType::string, "optional", toml_string(name_of(names, C{}.*m)), "", join(name_list(names)), "",
+             ""};
+  k.read = [key, m, names, what](Resolver& r, C& c) {
+    if (auto v = r.choice(key, name_list(names), what.c_str()))
+      for (const auto& [n, e] : names)
+        if (n == *v) c.*m = e;
+  };
+  k.check = [m, names, what](const C& c) -> std::optional<std::string> {
+    if (!name_of(names, c.*m).empty()) return std::nullopt;
+    return "value " + std::to_string(static_cast<long long>(c.*m)) + " is not " + what + "; allowed: " +
+           join(name_list(names));
+  };
+  k.value = [m, names](const C& c) { return ScenarioValue(name_of(names, c.*m)); };
+  return k;
+}
+
+/// A key whose reading and value are written by hand (shapes the typed keys do not cover).
+template <class C>
+Key<C> custom_key(std::string key, ValueType type, std::function<void(Resolver&, C&)> read,
+                  std::function<ScenarioValue(const C&)> value) {
+  Key<C> k;
+  k.entry = {std::move(key), type, "optional", "", "", "", "", ""};
+  k.read = std::move(read);
+  k.value = std::move(value);
+  return k;
+}
+
+/// An alias of another key (read and printed under that key's name).
+template <class C>
+Key<C> alias_key(std::string key, ValueType type, std::string of) {
+  Key<C> k;
+  k.entry = {std::move(key), type, "alias of " + of, "", "", "as " + of, "", of};
+  return k;
+}
+
+/// A model's table: its keys in documentation order.
+template <class C>
+class KeyTable {
+ public:
+  explicit KeyTable(std::vector<Key<C>> keys) : keys_(std::move(keys)) {
+    for (const auto& k : keys_) schema_.push_back(k.entry);
+  }
+  [[nodiscard]] const std::vector<Key<C>>& keys() const { return keys_; }
+  /// The schema entries, in documentation order (Schema::entries, `lievi schema`, docs/scenarios.md).
+  [[nodiscard]] const std::vector<SchemaEntry>& schema() const { return schema_; }
+  /// The key `key`, or nullptr.
+  [[nodiscard]] const Key<C>* find(const std::string& key) const {
+    for (const auto& k : keys_)
+      if (k.entry.key == key) return &k;
+    return nullptr;
+  }
+  /// Read every key of the table into `c` (issues collected in `r`).
+  void read(Resolver& r, C& c) const {
+    for (const auto& k : keys_)
+      if (k.read) k.read(r, c);
+  }
+  /// The problems of a configuration built in C++: every check of a key that applies, as issues without a
+  /// file (the key names the field).
+  [[nodiscard]] std::vector<InputIssue> problems(const C& c) const {
+    std::vector<InputIssue> out;
+    for (const auto& k : keys_)
+      if (k.check && (!k.applies || k.applies(c)))
+        if (auto p = k.check(c)) out.push_back({"", k.entry.key, *p});
+    return out;
+  }
+  /// The resolved entries in table order: every key that applies, and every key given; an entry is marked
+  /// default when it was not given and the key has a default.
+  [[nodiscard]] std::vector<ResolvedEntry> resolved(const C& c,
+                                                    const std::function<bool(const std::string&)>& given) const {
+    std::vector<ResolvedEntry> out;
+    for (const auto& k : keys_) {
+      if (!k.value) continue;
+      const bool is_given = given(k.entry.key);
+      if (!is_given && k.applies && !k.applies(c)) continue;
+      out.push_back({k.entry.key, k.value(c), k.defaultable && !is_given});
+    }
+    return out;
+  }
+
+ private:
+  std::vector<Key<C>> keys_;
+  std::vector<SchemaEntry> schema_;
+};
+
+}  // namespace lievi::io::detail
