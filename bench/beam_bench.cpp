@@ -21,20 +21,21 @@
 // square section of edge 0.01 m, rho = 1000 kg/m^3, E = 1e7 Pa, nu = 0.5, k_s = 1; vertex layout, J segments,
 // node 0 clamped, free end; straight along x at rest at t = 0, gravity (0, 0, -9.81) (a floppy rod:
 // q L^3 / (E J2) = 118, it swings down through large rotations); dt = 0.5 of the a-priori stability bound
-// Beam::stable_dt(ds) (§5.4). The number of steps per run is fixed, steps(J) = max(10, 1e6 / J) (1e6 node-steps
-// per run; e.g. J = 20: 5e4 steps = 2.3 s of simulated time), so each run starts from the same state and
-// the side-by-side script can time the same step counts.
+// Beam::stable_dt(ds) (docs/theory/beam.md "Stability bound"). The number of steps per run is fixed,
+// steps(J) = max(10, 1e6 / J) (1e6 node-steps per run; e.g. J = 20: 5e4 steps = 2.3 s of simulated time), so
+// each run starts from the same state and the side-by-side script can time the same step counts.
 //
 // Beam/Ensemble/J/threads (issue 6, ensemble throughput): N = 16 independent paths of the stochastic flying
-// spaghetti (spec §8.3: L = 10, EA = GA = 1e4, GJ1 = EJ2 = EJ3 = 500, rho A = 1, rho J = (20, 10, 10); vertex
-// layout, J segments, free-free, straight from (6, 0, 0) to (0, 8, 0) at rest, the hat load at node 0 as a dead
-// wrench (0, Mz/2, Mz, Mz/10, 0, 0), common noise Theta = 1e-2 (1, ..., 1), path p = Philox stream (7, p));
-// dt = min(1e-3, 0.5 Beam::stable_dt(ds)), 2000 steps per path. One iteration = the whole ensemble: the paths are
-// distributed over the threads by `#pragma omp parallel for schedule(dynamic)`, each path its own stepper built
-// and initialised inside the loop (as run_beam_ensemble in src/run/beam_run.cpp does with one run_beam per path;
-// the stepper's own sweeps stay serial below 512 nodes, so there is no nested parallelism). Only the stepping is
-// timed, not the CLI's per-path CSV output and statistics. Counters: "path_node_steps_per_s" (paths x nodes x
-// steps per wall second), "ns_per_path_node_step" (its inverse), "paths_per_s".
+// spaghetti (docs/theory/beam.md "Examples and linear checks": L = 10, EA = GA = 1e4, GJ1 = EJ2 = EJ3 = 500,
+// rho A = 1, rho J = (20, 10, 10); vertex layout, J segments, free-free, straight from (6, 0, 0) to (0, 8, 0)
+// at rest, the hat load at node 0 as a dead wrench (0, Mz/2, Mz, Mz/10, 0, 0), common noise
+// Theta = 1e-2 (1, ..., 1), path p = Philox stream (7, p)); dt = min(1e-3, 0.5 Beam::stable_dt(ds)), 2000 steps per path. One
+// iteration = the whole ensemble: the paths are distributed over the threads by `#pragma omp parallel for
+// schedule(dynamic)`, each path its own stepper built and initialised inside the loop (as run_beam_ensemble
+// in src/run/beam_run.cpp does with one run_beam per path; the stepper's own sweeps stay serial below 512
+// nodes, so there is no nested parallelism). Only the stepping is timed, not the CLI's per-path CSV output
+// and statistics. Counters: "path_node_steps_per_s" (paths x nodes x steps per wall second),
+// "ns_per_path_node_step" (its inverse), "paths_per_s".
 //
 // Beam/Memory/J (one iteration): the heap bytes held by a stepper (model with its per-node K and per-segment
 // P, E, and the stepper's fields and scratch) after construction, initialisation and one step, per node, from
@@ -218,7 +219,8 @@ void BM_Memory(benchmark::State& state) {
 constexpr int kEnsemblePaths = 16;
 constexpr std::int64_t kEnsembleSteps = 2000;
 
-/// The stochastic flying spaghetti of spec §8.3 with J segments, common noise on path `path` (see the file comment).
+/// The stochastic flying spaghetti (docs/theory/beam.md) with J segments, common noise on path `path` (see
+/// the file comment).
 Stepper<Cayley> make_spaghetti(std::ptrdiff_t J, std::uint32_t path) {
   const Grid grid(Layout::vertex, J, 10.0, End::free, End::free);
   const std::ptrdiff_t n = grid.n_nodes();

@@ -2,8 +2,8 @@
 // batch `standard_normals` over modes (count 10^3 and 10^5) and of `WienerIncrements::increments` at m = 0 (one
 // normal per node per step), and of Random123's raw Philox4x32-10 block for scale. Items per second = normals
 // per second; the "time_per_normal" counter is its inverse (seconds, SI prefix). BM_NoiseFloorDivSqrt: a lower
-// bound of any implementation of the fixed Box-Muller of docs/interfaces.md on AVX-512 (its one division and one
-// square root per normal, nothing else).
+// bound of any implementation of the fixed Box-Muller of docs/scenarios.md "Streams" on AVX-512 (its one
+// division and one square root per normal, nothing else).
 #include <benchmark/benchmark.h>
 
 #include <Random123/philox.h>

@@ -1,9 +1,9 @@
-// The classical ODE comparators on Scenario A (seed 002 §5; rigid-body-ddb spec §6, §7): ns per step of the
-// 3-stage Lobatto IIIC (Newton on the stage values, attitude with the momentum), and the time of one whole run of
-// the adaptive DOP853 over t in [0, 30] with rtol = atol = 1e-10 (output every 0.1, the paper's dt, and every 30:
-// one call), with its dense output (the default: natural steps, outputs interpolated) and in the landing mode
-// (dense_output = false: steps clamped to land on every output time), through the core and through the registry's
-// stepper (what `lievi run` uses).
+// The classical ODE comparators on Scenario A (seed 002 §5; docs/theory/ddb.md "Comparators and scenarios"):
+// ns per step of the 3-stage Lobatto IIIC (Newton on the stage values, attitude with the momentum), and the
+// time of one whole run of the adaptive DOP853 over t in [0, 30] with rtol = atol = 1e-10 (output every 0.1,
+// the paper's dt, and every 30: one call), with its dense output (the default: natural steps, outputs
+// interpolated) and in the landing mode (dense_output = false: steps clamped to land on every output time),
+// through the core and through the registry's stepper (what `lievi run` uses).
 #include <benchmark/benchmark.h>
 
 #include <cmath>

@@ -1,7 +1,7 @@
-// ns per step of the rigid-body methods on Scenario A (seed 002 §5; rigid-body-ddb spec §7):
-// DDB with cayley, exp, exp2, the symmetric DDB of Remark 4.10 (cayley, midpoint quadrature, with the start/output
-// processing), Moser-Veselov and RK4, called through the templated cores (no virtual dispatch) and through the
-// registry's type-erased stepper (what `lievi run` uses).
+// ns per step of the rigid-body methods on Scenario A (seed 002 §5; docs/theory/ddb.md "Comparators and
+// scenarios"): DDB with cayley, exp, exp2, the symmetric DDB of Remark 4.10 (cayley, midpoint quadrature,
+// with the start/output processing), Moser-Veselov and RK4, called through the templated cores (no virtual
+// dispatch) and through the registry's type-erased stepper (what `lievi run` uses).
 #include <benchmark/benchmark.h>
 
 #include "lievi/integrators/ddb.hpp"

@@ -1,6 +1,7 @@
 /// @file src/integrators/registry_symmetric.cpp
-/// @brief Registry entries of the symmetric DDB family: `ddb-symmetric` (spec §4; retraction cayley | exp | exp2,
-/// dissipation quadrature midpoint | trapezoid, symmetric processing on/off) and `moser-veselov` (spec §5).
+/// @brief Registry entries of the symmetric DDB family: `ddb-symmetric` (docs/theory/ddb.md; retraction
+/// cayley | exp | exp2, dissipation quadrature midpoint | trapezoid, symmetric processing on/off) and
+/// `moser-veselov` (docs/theory/ddb.md).
 #include <memory>
 #include <string>
 

@@ -1,5 +1,6 @@
 /// @file src/integrators/rigid_body_registry.cpp
-/// @brief Maps the method ids of docs/interfaces.md to type-erased steppers over the templated cores.
+/// @brief Maps the method ids (`lievi methods`, docs/cli.md) to type-erased steppers over the templated
+/// cores.
 #include <Eigen/Eigenvalues>
 #include <charconv>
 #include <cmath>

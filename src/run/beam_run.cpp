@@ -41,7 +41,7 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 std::string file_of(const io::BeamScenario& s) { return s.source.empty() ? s.name : s.source; }
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 /// The deterministic order in dt of the summary's method: 2 for exact, 1 for approx (the truncated compatibility
-/// is not time-symmetric, beam-integrators.md §4.3).
+/// is not time-symmetric, docs/theory/beam.md "The two variants").
 int method_order(const io::BeamScenario& s) { return s.variant == "approx" ? 1 : 2; }
 
 Mat6 mat6(const std::array<std::array<double, 6>, 6>& a) {
@@ -188,8 +188,8 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
   return b;
 }
 
-/// Type-I (noise in the kinematics) or Type-II with the potential Phi = <mu, Theta> (the same scheme, spec §2.4,
-/// through the general potential path of the local solve).
+/// Type-I (noise in the kinematics) or Type-II with the potential Phi = <mu, Theta> (the same scheme,
+/// docs/theory/beam.md "Stochastic forms", through the general potential path of the local solve).
 using TypeII = field::TypeII<models::ConstantThetaPotential>;
 template <class Ret, class Noise = field::TypeI>
 using Stepper = field::StaggeredStepper<models::Beam<Ret>, Noise>;
@@ -358,7 +358,8 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   WaveRunResult r;
   r.cfl_dt = beam_stable_dt(s);
   r.notes = io::ignored_key_notes(s);
-  // spec §5.4: warn when a noise increment is large, |theta_ang| > 0.5 rad per step (at 4 sigma of dW)
+  // warn when a noise increment is large, |theta_ang| > 0.5 rad per step at 4 sigma of dW
+  // (docs/theory/beam.md "Stability bound")
   if (s.noise_mode != "none") {
     // modes: the largest standard deviation per sqrt(dt) of the angular increment over the nodes,
     // sqrt(sum_k |Theta_k,ang(s_j)|^2)
@@ -383,8 +384,8 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   double c_min = INFINITY, c_max = -INFINITY, J_drift = 0, orth_max = 0;
   // the momenta discrete Noether keeps: all six with free or ring ends and no external forces; with a
   // periodic translation (bc.shift) the linear momentum and the angular momentum about the shift's axis.
-  // `approx` keeps them only approximately (beam-integrators.md §4.3, ~1 %): its drift is written under the
-  // same conditions, as an informative number
+  // `approx` keeps them only approximately (docs/theory/beam.md "Energies and momentum map", ~1 %): its drift
+  // is written under the same conditions, as an informative number
   const bool conserved = s.loads.empty() && s.distributed_loads.empty() && s.gravity == std::array<double, 3>{} &&
                          s.damping_angular == 0.0 && s.damping_linear == 0.0 &&
                          ((s.bc_left == "free" && s.bc_right == "free") || s.periodic());

@@ -1,17 +1,17 @@
-// The `approx` variant of the beam integrator (beam-integrators.md §3.4, §4.2-4.3: the paper's (44) + (55)):
-// T^-/+_x = I -/+ ½ ad*_x in the discrete Euler-Poincaré equations and the linearised compatibility for the
-// strains. What is checked, each against something independent of the stepper:
+// The `approx` variant of the beam integrator (docs/theory/beam.md "The two variants": the paper's (44) +
+// (55)): T^-/+_x = I -/+ ½ ad*_x in the discrete Euler-Poincaré equations and the linearised compatibility
+// for the strains. What is checked, each against something independent of the stepper:
 //  - one node (no strains): T^+_A mu - T^-_A mu = ad*_A mu is a midpoint Lie-Poisson step, which keeps the se(3)*
 //    Casimirs |n|^2 and m.n exactly (|u -/+ ½ u x w|^2 = |u|^2 + ¼|u x w|^2, and the m.n difference cancels);
 //    checked to round-off under noise;
-//  - one node, deterministic: second order in dt (self-convergence, spec §4.3: order 2 only without strains);
-//  - one node with noise: strong order about 1 on refined Brownian paths (spec §9.6: ≈ 1.0-1.2);
-//  - the beam, deterministic: approx converges to the exact variant's solution at first order in dt (spec §4.3,
-//    "agrees to O(dt)"), measured against an exact run at a small step (exact is second order);
-//  - the strain drifts from tau^{-1}(g_j^{-1} g_{j+1}) / ds at second order in ds (spec §4.2: 1.1 % for J = 20,
-//    0.23 % for J = 40 after 0.5 s);
+//  - one node, deterministic: second order in dt (self-convergence; order 2 only without strains);
+//  - one node with noise: strong order about 1 on refined Brownian paths (prototype: ≈ 1.0-1.2);
+//  - the beam, deterministic: approx converges to the exact variant's solution at first order in dt (the
+//    paper: "agrees to O(dt)"), measured against an exact run at a small step (exact is second order);
+//  - the strain drifts from tau^{-1}(g_j^{-1} g_{j+1}) / ds at second order in ds (prototype: 1.1 % for J =
+//    20, 0.23 % for J = 40 after 0.5 s);
 //  - the energy behaves like that of `exact` (bounded, no drift), and the momentum map is only approximately
-//    kept (spec §4.3: ~1 %), not to round-off (so the variant is really in use).
+//    kept (prototype: ~1 %), not to round-off (so the variant is really in use).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -49,7 +49,7 @@ using Stepper = StaggeredStepper<Beam<>>;
 
 namespace {
 
-/// A single node (cell layout, J = 1), K = diag(1, 2, 3, 1, 1, 1) (§9.6), common noise on a base grid of
+/// A single node (cell layout, J = 1), K = diag(1, 2, 3, 1, 1, 1), common noise on a base grid of
 /// 2^-fine (increments summed to dt), variant v.
 Stepper single_node(Variant v, double dt, const Vec6& theta, std::uint32_t path, const Vec6& zeta0, int fine = -1) {
   const Grid grid(Layout::cell, 1, 1.0, End::free, End::free);
@@ -66,7 +66,7 @@ Stepper single_node(Variant v, double dt, const Vec6& theta, std::uint32_t path,
   return st;
 }
 
-/// The §8.2 arc (Table 1), free-free, with a smooth non-uniform initial velocity, deterministic.
+/// The bending example's arc (Table 1), free-free, with a smooth non-uniform initial velocity, deterministic.
 Stepper arc(Variant v, long J, double dt, Layout layout = Layout::vertex) {
   const Grid grid(layout, J, lievi::test::beam::kTable1Length, End::free, End::free);
   Stepper::Options o;
@@ -155,8 +155,8 @@ TEST(BeamApprox, SingleNodeIsSecondOrderDeterministic) {
 }
 
 TEST(BeamApprox, SingleNodeStrongOrderAboutOneOnRefinedBrownianPaths) {
-  // §9.6's strong-order case with the approx variant: errors of (M~^N, p^N, R^N) at T = 1 against dt = 2^-12 on
-  // the same Brownian path, 40 paths; spec: about 1.0-1.2.
+  // The single-node strong-order case of test_beam_noise.cpp with the approx variant: errors of (M~^N, p^N,
+  // R^N) at T = 1 against dt = 2^-12 on the same Brownian path, 40 paths; prototype: about 1.0-1.2.
   Vec6 theta, z0;
   theta << 0.3, 0.2, 0.1, 0.1, 0, 0;
   z0 << 1, 0.5, 0.2, 0.3, 0, 0.1;
@@ -198,8 +198,9 @@ TEST(BeamApprox, SingleNodeStrongOrderAboutOneOnRefinedBrownianPaths) {
 TEST(BeamApprox, BeamAgreesWithExactToFirstOrderInDtAndSecondOrderInDs) {
   // The arc (vertex) with a smooth initial velocity, T = 0.02 s. At fixed ds the approx end positions converge in
   // dt at first order (against an approx run at dt = 1e-5); their limit differs from the exact variant's by
-  // O(ds^2) (spec §3.4: "agrees with the exact one to O(dt) in time and O(ds^2) in space"), measured as the gap
-  // at dt = 1e-5 for J = 20 and 40 (both variants second order in ds, each to its own semi-discrete limit).
+  // O(ds^2) (the paper: "agrees with the exact one to O(dt) in time and O(ds^2) in space"), measured as the
+  // gap at dt = 1e-5 for J = 20 and 40 (both variants second order in ds, each to its own semi-discrete
+  // limit).
   const double T = 0.02;
   auto ends = [&](Variant v, long J, double dt) {
     Stepper st = arc(v, J, dt);
@@ -235,7 +236,7 @@ TEST(BeamApprox, BeamAgreesWithExactToFirstOrderInDtAndSecondOrderInDs) {
 }
 
 TEST(BeamApprox, StrainDriftsFromTheConfigurationsAtSecondOrderInDs) {
-  // spec §4.2 (Table 1, released from rest, cell layout as the paper's, dt = 1e-4, t = 0.5 s): 1.1 % for
+  // prototype (Table 1, released from rest, cell layout as the paper's, dt = 1e-4, t = 0.5 s): 1.1 % for
   // J = 20, 0.23 % for J = 40; here the smooth velocity field of `arc` as well.
   std::vector<double> ds, drift;
   for (const long J : {20L, 40L}) {

@@ -45,10 +45,10 @@ namespace {
 using Stepper = StaggeredStepper<Beam<>>;
 
 /// The problems the batch covers. `rod`: clamped-free vertex rod under gravity, floppy (the benchmark's rod);
-/// `arc`: the prestressed §8.2 arc, free-free, with a large velocity field; `ring`: the periodic straight beam
-/// (closure = translation by the period) with a transverse and torsional wave; `tapered`: the rod with
-/// properties varying along it (stiffness, reference curvature, inertia and rho A per segment and node), so
-/// that the batch loads them per item instead of broadcasting one item's.
+/// `arc`: the prestressed arc of the bending example, free-free, with a large velocity field; `ring`: the
+/// periodic straight beam (closure = translation by the period) with a transverse and torsional wave;
+/// `tapered`: the rod with properties varying along it (stiffness, reference curvature, inertia and rho A per
+/// segment and node), so that the batch loads them per item instead of broadcasting one item's.
 /// `heavy_tip`: the rod with a heavier, stiffer last node (uniform interior), which the batch must leave to the
 /// generic body while it broadcasts the interior values.
 enum class Problem { rod, arc_cell, arc_vertex, ring, tapered, heavy_tip };

@@ -1,7 +1,7 @@
 // The geometrically exact beam on SE(3), exact variant with Cayley (and exp): invariants the scheme must keep
-// (beam-integrators.md §7, §9.4, §9.6): the spatial momentum map to round-off with free ends, the se(3)*
-// Casimirs of a single node, bounded energy whose fluctuation scales as dt (E_d) and dt^2 (E_c) with the
-// prototype's magnitudes, orthogonality of the frames, and bitwise thread independence.
+// (docs/theory/beam.md "Energies and momentum map"): the spatial momentum map to round-off with free ends,
+// the se(3)* Casimirs of a single node, bounded energy whose fluctuation scales as dt (E_d) and dt^2 (E_c)
+// with the prototype's magnitudes, orthogonality of the frames, and bitwise thread independence.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -58,7 +58,7 @@ Stepper<Ret> arc_beam(Layout layout, long J, double dt, const NodeField<Vec6>* z
 }  // namespace
 
 TEST(BeamInvariants, SingleNodeKeepsEnergyAndCasimirs) {
-  // J = 1 (one node, no strains): a free rigid body on SE(3). K = diag(1, 2, 3, 1, 1, 1) (§9.6).
+  // J = 1 (one node, no strains): a free rigid body on SE(3). K = diag(1, 2, 3, 1, 1, 1).
   const Grid grid(Layout::cell, 1, 1.0, End::free, End::free);
   Beam<> b;
   Vec6 k;
@@ -94,7 +94,8 @@ TEST(BeamInvariants, SingleNodeKeepsEnergyAndCasimirs) {
 }
 
 TEST(BeamInvariants, MomentumMapConservedToRoundOffWithFreeEnds) {
-  // Prestressed arc plus a random, non-symmetric velocity field (|J| of order 5): J to round-off (§9.4: 1e-11).
+  // Prestressed arc plus a random, non-symmetric velocity field (|J| of order 5): J to round-off (prototype:
+  // 1e-11).
   for (Layout layout : {Layout::vertex, Layout::cell}) {
     const long J = 20;
     const Grid grid(layout, J, 2 * std::numbers::pi / 3, End::free, End::free);
@@ -121,7 +122,7 @@ TEST(BeamInvariants, MomentumMapConservedToRoundOffWithFreeEnds) {
 }
 
 TEST(BeamInvariants, EnergyFluctuationOrdersAndPrototypeMagnitudes) {
-  // The bending example released from rest (vertex, J = 20, T = 1), §9.4: E_d max-min 0.838 (dt = 1e-4),
+  // The bending example released from rest (vertex, J = 20, T = 1), prototype: E_d max-min 0.838 (dt = 1e-4),
   // 0.451 (5e-5); centred 6.4e-2, 1.6e-2; energy about 87.5 J.
   std::vector<double> fd, fc;
   for (double dt : {1e-4, 5e-5}) {
@@ -141,7 +142,7 @@ TEST(BeamInvariants, EnergyFluctuationOrdersAndPrototypeMagnitudes) {
     EXPECT_NEAR(E0, 87.5, 0.5);
   }
   // Sampled every step here; the prototype's max-min are 5-15 % lower (coarser sampling of the fast axial
-  // vibration the discrete prestrain excites, §8.2), so the magnitudes are compared to 20 %.
+  // vibration the discrete prestrain excites, docs/theory/beam.md), so the magnitudes are compared to 20 %.
   EXPECT_NEAR(fd[0], 0.838, 0.2 * 0.838);
   EXPECT_NEAR(fd[1], 0.451, 0.2 * 0.451);
   EXPECT_NEAR(fc[0], 6.4e-2, 0.2 * 6.4e-2);
@@ -183,7 +184,8 @@ TEST(BeamInvariants, BitwiseIdenticalForOneAndTwoThreads) {
 }
 
 TEST(BeamInvariants, StabilityBoundMatchesSpecAndSeparatesStableFromUnstable) {
-  // §5.4: Table 1 with J = 20 (vertex, ds = S/20): bound 2845 1/s, dt < 7.0e-4 (§8.2); flying spaghetti: 401.
+  // docs/theory/beam.md "Stability bound": Table 1 with J = 20 (vertex, ds = S/20): bound 2845 1/s,
+  // dt < 7.0e-4; flying spaghetti: 401.
   const double S = 2 * std::numbers::pi / 3, ds = S / 20;
   const Section s = table1();
   EXPECT_NEAR(lievi::models::omega_max_bound(s.K(), s.P(), ds), 2845.0, 2.0);
@@ -211,7 +213,7 @@ TEST(BeamInvariants, StabilityBoundMatchesSpecAndSeparatesStableFromUnstable) {
 }
 
 TEST(BeamInvariants, FramesStayOrthonormalOverHundredThousandSteps) {
-  // §7.3: max |R^T R - I| stays at round-off, growing like sqrt(n): eps sqrt(1e5) = 7e-14 per unit of
+  // max |R^T R - I| stays at round-off, growing like sqrt(n): eps sqrt(1e5) = 7e-14 per unit of
   // accumulated rotation error; measured 1.0e-13 for this fast-spinning beam (several turns per second).
   const Grid grid(Layout::vertex, 5, 2 * std::numbers::pi / 3, End::free, End::free);
   NodeField<Vec6> z0(grid.n_nodes());

@@ -1,13 +1,14 @@
-// The geometrically exact beam (exact variant, Cayley) against linear beam theory (beam-integrators.md §9.3):
+// The geometrically exact beam (exact variant, Cayley) against linear beam theory (docs/theory/beam.md
+// "Examples and linear checks"):
 //  - free-free frequencies of the Table-1 beam (cell layout): a small-amplitude initial velocity in one mode
 //    shape (torsion, axial, first bending in the x-z plane), the frequency measured from the time series by
 //    zero crossings and undone from the leapfrog time-step effect, omega = (2/dt) sin(Omega dt / 2); compared
-//    with the spec's discrete values (J = 80) and the continuum (torsion pi sqrt(G/rho)/L, axial
+//    with the prototype's discrete values (J = 80) and the continuum (torsion pi sqrt(G/rho)/L, axial
 //    pi sqrt(E/rho)/L, bending: the free-free Timoshenko beam with k_s = 1, computed here by shooting), with
 //    the order of convergence in ds over J = 10, 20, 40, 80;
 //  - a cantilever under gravity (vertex layout, node 0 clamped, E = 1e11 so that it is linear) released from
 //    rest: the time average of the tip z equals the static deflection -(q L^4/(8 E J) + q L^2/(2 k_s G A)).
-// Time steps respect the a-priori stability bound of §5.4, computed here.
+// Time steps respect the a-priori stability bound (docs/theory/beam.md), computed here.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -44,7 +45,7 @@ constexpr double kPi = std::numbers::pi;
 const double kLength = 2.0 * kPi / 3.0;  // S of Table 1
 
 
-/// A-priori bound of §5.4: omega_max^2 <= 4 c_max^2 / ds^2 + omega_sh^2.
+/// A-priori bound (docs/theory/beam.md "Stability bound"): omega_max^2 <= 4 c_max^2 / ds^2 + omega_sh^2.
 double omega_bound(const Section& s, double ds) {
   const double ksGA = s.shear_factor * s.G * s.A;
   // max(EA/rho A, k_s GA/rho A, E J2/rho J2, E J3/rho J3, G J1/rho J1)
@@ -149,7 +150,7 @@ Measured free_free(Mode mode, long J, double periods) {
   const Grid grid(Layout::cell, J, kLength, End::free, End::free);
   const long n = grid.n_nodes();
   Stepper::Options o;
-  o.dt = 0.9 * 2.0 / omega_bound(sec, grid.ds());  // §5.4 (2845 s^-1 for J = 20, as in the spec)
+  o.dt = 0.9 * 2.0 / omega_bound(sec, grid.ds());  // a-priori bound (2845 s^-1 for J = 20)
   Stepper st(Beam<>::uniform(sec, n, grid.n_segments()), grid, o);
 
   NodeField<SE3> g0(n, SE3());
@@ -179,7 +180,7 @@ Measured free_free(Mode mode, long J, double periods) {
     const double c = mode == Mode::torsion ? std::sqrt(sec.G / sec.rho) : std::sqrt(sec.E / sec.rho);
     omega_guess = kPi * c / kLength;
     for (long j = 0; j < n; ++j) {
-      // cos(pi s_j / L) is an exact eigenvector of the free cell-layout chain (§9.2)
+      // cos(pi s_j / L) is an exact eigenvector of the free cell-layout chain
       const double p = std::cos(kPi * grid.s(NodeIndex{j}) / kLength);
       phi[static_cast<std::size_t>(j)] = p;
       if (mode == Mode::torsion) z0[NodeIndex{j}] << eps * p, 0, 0, 0, 0, 0;
@@ -221,7 +222,7 @@ Measured free_free(Mode mode, long J, double periods) {
 }  // namespace
 
 TEST(BeamLinear, ContinuumReferenceValues) {
-  // The spec's continuum numbers (§9.3): torsion 91.29, axial 150.0, Euler-Bernoulli first bending 14.724.
+  // The continuum numbers: torsion 91.29, axial 150.0, Euler-Bernoulli first bending 14.724.
   const Section s = table1();
   const double tor = kPi * std::sqrt(s.G / s.rho) / kLength, ax = kPi * std::sqrt(s.E / s.rho) / kLength;
   const double eb = euler_bernoulli_first_free_free(s), ti = timoshenko_first_free_free(s);
@@ -230,8 +231,8 @@ TEST(BeamLinear, ContinuumReferenceValues) {
   EXPECT_NEAR(tor, 91.29, 0.005);
   EXPECT_NEAR(ax, 150.0, 0.005);
   EXPECT_NEAR(eb, 14.724, 0.0005);
-  // Timoshenko effects lower the first free-free frequency by a fraction of a percent here (§9.3: 0.7-4 %
-  // for the first three modes)
+  // Timoshenko effects lower the first free-free frequency by a fraction of a percent here (prototype:
+  // 0.7-4 % for the first three modes)
   EXPECT_LT(ti, eb);
   EXPECT_GT(ti, 0.98 * eb);
   // the shooting solver itself: the free-free limit of a very stiff shear and no rotary inertia is EB
@@ -247,7 +248,7 @@ TEST(BeamLinear, FreeFreeFrequenciesConvergeAtOrderTwo) {
   const Section sec = table1();
   const double c_t = std::sqrt(sec.G / sec.rho), c_a = std::sqrt(sec.E / sec.rho);
   const double cont[3] = {kPi * c_t / kLength, kPi * c_a / kLength, timoshenko_first_free_free(sec)};
-  const double spec80[3] = {91.281, 149.99, 14.615};  // §9.3, cell J = 80
+  const double spec80[3] = {91.281, 149.99, 14.615};  // the prototype's values, cell J = 80
   const double spec_tol[3] = {1e-3, 1e-2, 1e-3};
   const Mode modes[3] = {Mode::torsion, Mode::axial, Mode::bending};
   const long Js[4] = {10, 20, 40, 80};
@@ -263,13 +264,13 @@ TEST(BeamLinear, FreeFreeFrequenciesConvergeAtOrderTwo) {
                   name(mode), J, m.dt, m.steps, m.Omega, m.omega, cont[im], err.back() / cont[im]);
       if (mode != Mode::bending) {
         // the free cell chain is an exact discrete wave equation for torsion and axial motion: the
-        // semi-discrete eigenfrequency is (2c/ds) sin(pi ds / (2L)) (§9.2)
+        // semi-discrete eigenfrequency is (2c/ds) sin(pi ds / (2L))
         const double exact = 2.0 * (mode == Mode::torsion ? c_t : c_a) / ds * std::sin(kPi * ds / (2 * kLength));
         std::printf("  discrete closed form %.6f (diff %.1e)", exact, m.omega / exact - 1);
         EXPECT_NEAR(m.omega, exact, 2e-6 * exact) << name(mode) << " J=" << J;
       }
       std::printf("\n");
-      // the spec quotes 5 significant digits: agree to one unit of the last digit
+      // the prototype quotes 5 significant digits: agree to one unit of the last digit
       if (J == 80) {
         EXPECT_NEAR(m.omega, spec80[im], spec_tol[im]) << name(mode);
       }
@@ -297,9 +298,9 @@ TEST(BeamLinear, CantileverUnderGravityOscillatesAboutStaticDeflection) {
   // by |W(f)/W(0)| = |sinc(f) / prod_{k=1..4}(1 - f^2/k^2)| <= 1 / (pi f prod_k (f^2/k^2 - 1)); the oscillation
   // amplitude about equilibrium is about delta (release from the straight state at rest), so the mean is
   // -delta to within that bound (1.5e-6 for f = 8.4; higher modes leak far less), plus the discrete static
-  // error (1e-7, §9.3) and the geometric nonlinearity (~ (delta/L)^2 = 2e-8). The leapfrog step has the exact
-  // static equilibrium as its fixed point, so dt does not enter. Tolerance 1e-5 relative (the brief's 1e-3
-  // is far above what the measurement resolves).
+  // error (1e-7, prototype) and the geometric nonlinearity (~ (delta/L)^2 = 2e-8). The leapfrog step has the
+  // exact static equilibrium as its fixed point, so dt does not enter. Tolerance 1e-5 relative (the brief's
+  // 1e-3 is far above what the measurement resolves).
   const double f = 0.99 * periods;  // Timoshenko and discrete frequencies are lower than EB by < 1 %
   double leak = 1.0 / (kPi * f);
   for (int k = 1; k <= 4; ++k) leak /= f * f / (k * k) - 1;
@@ -314,7 +315,7 @@ TEST(BeamLinear, CantileverUnderGravityOscillatesAboutStaticDeflection) {
     const long n = grid.n_nodes();
     Stepper::Options o;
     const double wb = omega_bound(sec, grid.ds());
-    o.dt = 0.9 * 2.0 / wb;  // §5.4: dt < 2 / omega_max, omega_max <= wb
+    o.dt = 0.9 * 2.0 / wb;  // dt < 2 / omega_max, omega_max <= wb
     Beam<> b = Beam<>::uniform(sec, n, grid.n_segments());
     b.gravity = Vec3(0, 0, -9.81);
     Stepper st(b, grid, o);

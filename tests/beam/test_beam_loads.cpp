@@ -1,7 +1,7 @@
-// The deterministic flying spaghetti (beam-integrators.md §8.3, §9.5; Simo & Vu-Quoc's 3-D benchmark): a free
+// The deterministic flying spaghetti (docs/theory/beam.md; Simo & Vu-Quoc's 3-D benchmark): a free
 // beam thrown by a dead hat-shaped wrench at one end. Checks the impulse the load transfers (the linear
 // momentum after the load equals the integral of F_x, (50, 0, 0)), energy conservation after the load, and the
-// prototype's energy and end positions at T = 15; and the approx variant's energy after the load (spec §9.5).
+// prototype's energy and end positions at T = 15; and the approx variant's energy after the load (prototype).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -104,10 +104,10 @@ TEST(BeamLoads, FlyingSpaghettiImpulseEnergyAndEnds) {
   EXPECT_NEAR(P5.y(), 0.0, 1e-10);
   EXPECT_NEAR(P5.z(), 0.0, 1e-10);
   EXPECT_LT((P - P5).norm(), 1e-10);  // free flight: conserved
-  // the prototype (spec §9.5): 871.52 J, centred fluctuation 1.2e-3
+  // the prototype: 871.52 J, centred fluctuation 1.2e-3
   EXPECT_NEAR(0.5 * (emin + emax), 871.52, 0.01);
   EXPECT_LT(emax - emin, 2e-3);
-  // end positions at T = 15 (spec §9.5, vertex, exact)
+  // end positions at T = 15 (prototype, vertex, exact)
   EXPECT_NEAR(a.x(), 62.61, 0.01);
   EXPECT_NEAR(a.y(), 7.11, 0.01);
   EXPECT_NEAR(a.z(), -2.42, 0.01);
@@ -117,7 +117,7 @@ TEST(BeamLoads, FlyingSpaghettiImpulseEnergyAndEnds) {
 }
 
 TEST(BeamLoads, FlyingSpaghettiApproxVariantEnergyAfterTheLoad) {
-  // spec §9.5: `approx` gives 872.79 J after the load (exact 871.52 J); its energy is kept like exact's, its
+  // prototype: `approx` gives 872.79 J after the load (exact 871.52 J); its energy is kept like exact's, its
   // momentum only approximately (the internal forces of I -/+ ½ ad* do not telescope in the spatial frame).
   const double dt = 1e-3;
   Spaghetti sp(dt, lievi::field::Variant::approx);

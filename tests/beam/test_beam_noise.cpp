@@ -1,10 +1,11 @@
-// The beam with Type-I noise (stochastic kinematics, beam-integrators.md §6, §9.6), variant exact, Cayley:
+// The beam with Type-I noise (stochastic kinematics, docs/theory/beam.md "Noise"), variant exact, Cayley:
 //  - the spatial momentum map is conserved to round-off with common and with independent noise (free ends, no
 //    loads): the noise enters only through the body-frame increment A = dt zeta + theta, which keeps
 //    left-invariance, so discrete Noether holds path by path;
 //  - a single node (a free rigid body on SE(3)) keeps the se(3)* Casimirs |n|^2 and m.n to round-off under
-//    noise, and its frames stay orthonormal over 2e4 noisy steps (spec: <= 6e-14);
-//  - Stratonovich: the mean energy gain of the spec's §9.6 single-node case over many paths agrees, within its
+//    noise, and its frames stay orthonormal over 2e4 noisy steps (prototype: <= 6e-14);
+//  - Stratonovich: the mean energy gain of the single-node case (docs/theory/staggered.md "Noise on beams")
+//    over many paths agrees, within its
 //    statistical error, with the Stratonovich generator integrated along the deterministic trajectory
 //    (computed here by RK4 on Euler's equations), and excludes the Ito reading (no correction drift);
 //  - results are bitwise the same for 1 and 2 threads with independent noise (1201 nodes);
@@ -51,7 +52,8 @@ NoiseField<Vec6> noise(const Grid& grid, NoiseMode mode, const Vec6& theta, doub
   return NoiseField<Vec6>(grid, mode, theta, {}, WienerIncrements(StreamKey{seed, path}, dt, 0));
 }
 
-/// The §8.2 arc, free-free, vertex layout, with a non-uniform initial velocity and the given noise.
+/// The bending example's arc, free-free, vertex layout, with a non-uniform initial velocity and the given
+/// noise.
 Stepper noisy_arc(long J, double dt, NoiseMode mode, const Vec6& theta) {
   const Grid grid(Layout::vertex, J, lievi::test::beam::kTable1Length, End::free, End::free);
   Stepper::Options o;
@@ -68,7 +70,7 @@ Stepper noisy_arc(long J, double dt, NoiseMode mode, const Vec6& theta) {
   return st;
 }
 
-/// A single node (cell layout, J = 1): K = diag(1, 2, 3, 1, 1, 1) (§9.6).
+/// A single node (cell layout, J = 1): K = diag(1, 2, 3, 1, 1, 1).
 Stepper single_node(double dt, const Vec6& theta, std::uint32_t path, const Vec6& zeta0) {
   const Grid grid(Layout::cell, 1, 1.0, End::free, End::free);
   const Beam<> b = lievi::test::beam::one_node_body();
@@ -87,7 +89,7 @@ double rot_energy(const Vec6& M) { return 0.5 * (M[0] * M[0] / 1.0 + M[1] * M[1]
 
 TEST(BeamNoise, MomentumMapConservedToRoundOffWithCommonAndIndependentNoise) {
   Vec6 theta;
-  theta << 0.05, 0.05, 0.05, 0.05, 0.05, 0.05;  // the spec's strong noise on the Table-1 beam
+  theta << 0.05, 0.05, 0.05, 0.05, 0.05, 0.05;  // the paper's strong noise on the Table-1 beam
   for (const NoiseMode mode : {NoiseMode::common, NoiseMode::independent}) {
     Stepper st = noisy_arc(20, 1e-4, mode, theta);
     const Vec6 J0 = momentum_map(st);
@@ -107,7 +109,7 @@ TEST(BeamNoise, MomentumMapConservedToRoundOffWithCommonAndIndependentNoise) {
 TEST(BeamNoise, SingleNodeKeepsCasimirsAndFramesUnderNoise) {
   Vec6 theta, z0;
   theta << 0.3, 0.2, 0.1, 0.1, 0.0, 0.0;
-  z0 << 1, 0.5, 0.2, 0.3, 0, 0.1;  // §9.6's strong-order case: linear part non-zero
+  z0 << 1, 0.5, 0.2, 0.3, 0, 0.1;  // the strong-order case below: linear part non-zero
   Stepper st = single_node(1e-3, theta, 0, z0);
   const Vec6 M0 = st.pre_momentum()[NodeIndex{0}];
   const double nn0 = M0.tail<3>().squaredNorm(), mn0 = M0.head<3>().dot(M0.tail<3>());
@@ -128,7 +130,7 @@ TEST(BeamNoise, SingleNodeKeepsCasimirsAndFramesUnderNoise) {
 }
 
 TEST(BeamNoise, MeanEnergyGainIsStratonovichNotIto) {
-  // §9.6: K = diag(1, 2, 3, 1, 1, 1), zeta0 = (1, 0.5, 0.2, 0, 0, 0), Theta = (0.3, 0.2, 0.1, 0, 0, 0),
+  // K = diag(1, 2, 3, 1, 1, 1), zeta0 = (1, 0.5, 0.2, 0, 0, 0), Theta = (0.3, 0.2, 0.1, 0, 0, 0),
   // dt = 1e-3, 100 steps. The rotation is a rigid body with dm = m x (omega dt + Theta o dW) (Stratonovich);
   // its generator on H = ½ m.I^{-1}m is L H = omega.(½ (m x Theta) x Theta) + ½ (m x Theta).I^{-1}(m x Theta),
   // the second term alone being the Ito reading (no correction drift). Predicted mean gain: the integral of
@@ -198,10 +200,11 @@ TEST(BeamNoise, BitwiseIdenticalForOneAndTwoThreadsWithIndependentNoise) {
 }
 
 TEST(BeamNoise, StrongOrderAboutOneOnRefinedBrownianPaths) {
-  // §9.6: J = 1, K = diag(1, 2, 3, 1, 1, 1), zeta0 = (1, 0.5, 0.2, 0.3, 0, 0.1), Theta = (0.3, 0.2, 0.1, 0.1, 0, 0),
-  // T = 1; each path's increments drawn on the finest grid 2^-12 (noise.base_dt) and summed for the coarse steps,
-  // so every dt sees the same Brownian path; reference dt = 2^-12; errors of (M~^N, p^N, R^N) at t = T (the
-  // pre-momentum of level N, at the same time level for every dt). Spec: orders 1.12, 1.14, 1.11 (prototype).
+  // J = 1, K = diag(1, 2, 3, 1, 1, 1), zeta0 = (1, 0.5, 0.2, 0.3, 0, 0.1),
+  // Theta = (0.3, 0.2, 0.1, 0.1, 0, 0), T = 1; each path's increments drawn on the finest grid 2^-12
+  // (noise.base_dt) and summed for the coarse steps, so every dt sees the same Brownian path; reference
+  // dt = 2^-12; errors of (M~^N, p^N, R^N) at t = T (the pre-momentum of level N, at the same time level for
+  // every dt). Prototype: orders 1.12, 1.14, 1.11.
   Vec6 theta, z0;
   theta << 0.3, 0.2, 0.1, 0.1, 0, 0;
   z0 << 1, 0.5, 0.2, 0.3, 0, 0.1;

@@ -1,4 +1,4 @@
-// Periodic beams (beam-integrators.md §3.1 periodic grids, §4.1, §7.2, §9.3), exact variant with Cayley:
+// Periodic beams (docs/theory/staggered.md "Ends", docs/theory/beam.md), exact variant with Cayley:
 //
 //  1. Dispersion of the infinite straight beam (period L = 2 pi / 3, Table-1 material, closure = translation by
 //     (L, 0, 0)). A small-amplitude initial velocity in one Fourier mode m (k = 2 pi m / L) of one branch:
@@ -6,7 +6,7 @@
 //     2x2 Timoshenko block below: v_3 = W sin k s, omega_2 = Phi cos k s, so that only the bending branch is
 //     excited). The modal coordinate is recorded every step, its frequency Omega measured by zero crossings
 //     and the leapfrog dispersion undone, omega = (2/dt) sin(Omega dt / 2). Compared with
-//       - the spec's prototype values for J = 40, m = 1, 2, 3 (an independent implementation): to one unit of
+//       - the prototype's values for J = 40, m = 1, 2, 3 (an independent implementation): to one unit of
 //         the last quoted digit (the values are rounded to 5 significant digits; the measurement itself is
 //         exact to ~1e-8, see below);
 //       - the closed-form semi-discrete dispersion derived here for the linearised chain: with the Cayley
@@ -15,15 +15,17 @@
 //         Gamma = (u_{j+1} - u_j)/ds + e_1 x (phi_j + phi_{j+1})/2. Torsion and axial motion are then exact
 //         discrete wave equations, omega = (2/ds) sin(k ds/2) c with c = sqrt(G/rho), sqrt(E/rho); bending is
 //         det [[GA kt^2 - rho A w^2, GA kt ct], [GA kt ct, EJ kt^2 + GA ct^2 - rho J w^2]] = 0 with
-//         kt = (2/ds) sin(k ds/2), ct = cos(k ds/2) (lower root). These reproduce all nine prototype numbers of
-//         §9.3 and its bending errors 1.6e-2 ... 2.4e-4; the code must agree to 2e-6 relative (the measurement:
+//         kt = (2/ds) sin(k ds/2), ct = cos(k ds/2) (lower root). These reproduce all nine prototype numbers
+//         and its bending errors 1.6e-2 ... 2.4e-4; the code must agree to 2e-6 relative (the measurement:
 //         the linear leapfrog in an exact eigenvector is an exact discrete sine, so only the zero-crossing
 //         interpolation, O((Omega dt)^2) per crossing but averaged by the fit, and the geometric nonlinearity,
 //         ~ strain^2 ~ 1e-10, enter);
-//       - the continuum (Timoshenko with k_s = 1, the determinant of §9.3; axial k sqrt(E/rho); torsion
-//         k sqrt(G/rho)) over J = 10, 20, 40, 80 (m = 1): the measured order of convergence within 0.15 of 2.
-//     dt = 0.25 of the a-priori stability bound (§5.4, Beam::stable_dt).
-//  2. Momentum map J = sum_j w_j Ad*_{g_j^{-1}} M~_j (§7.2) on periodic grids, nonlinear, no loads:
+//       - the continuum (Timoshenko with k_s = 1, the determinant of docs/theory/beam.md; axial k
+//         sqrt(E/rho); torsion k sqrt(G/rho)) over J = 10, 20, 40, 80 (m = 1): the measured order of
+//         convergence within 0.15 of 2.
+//     dt = 0.25 of the a-priori stability bound (Beam::stable_dt).
+//  2. Momentum map J = sum_j w_j Ad*_{g_j^{-1}} M~_j (docs/theory/beam.md) on periodic grids, nonlinear, no
+//     loads:
 //       - a ring (closure = identity) with a large random velocity field: all six components are symmetries
 //         and are conserved to round-off (1e-12 of the momentum scale sum_j w_j (|m| + |p| |n| + |n|));
 //       - the infinite straight beam (closure = translation c = (L, 0, 0)): the internal forces telescope up to
@@ -76,7 +78,7 @@ using lievi::test::beam::table1;
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-const double kLength = 2.0 * kPi / 3.0;  // the period: k sqrt(E/rho) = 300 for m = 1 (§9.3 table)
+const double kLength = 2.0 * kPi / 3.0;  // the period: k sqrt(E/rho) = 300 for m = 1
 
 
 
@@ -85,7 +87,7 @@ enum class Branch { torsion, axial, bending };
 const char* name(Branch b) { return b == Branch::torsion ? "torsion" : b == Branch::axial ? "axial" : "bending"; }
 
 /// Lower root of det [[GA kt^2 - rho A w^2, GA kt ct], [GA kt ct, EJ kt^2 + GA ct^2 - rho J w^2]] = 0:
-/// (kt, ct) = (k, 1) is the continuum Timoshenko beam of §9.3, ((2/ds) sin(k ds/2), cos(k ds/2)) the chain.
+/// (kt, ct) = (k, 1) is the continuum Timoshenko beam, ((2/ds) sin(k ds/2), cos(k ds/2)) the chain.
 double bending_lower(const Section& s, double kt, double ct) {
   const double GA = s.shear_factor * s.G * s.A, EJ = s.E * s.J2, rA = s.rho * s.A, rJ = s.rho * s.J2;
   const double a = rA * rJ, b = -(rA * (GA * ct * ct + EJ * kt * kt) + rJ * GA * kt * kt), c = GA * kt * kt * EJ * kt * kt;
@@ -93,7 +95,7 @@ double bending_lower(const Section& s, double kt, double ct) {
   return std::sqrt(w2);
 }
 
-/// Continuum dispersion (§9.3).
+/// Continuum dispersion (docs/theory/beam.md "Examples and linear checks").
 double continuum(Branch b, const Section& s, double k) {
   if (b == Branch::torsion) return k * std::sqrt(s.G / s.rho);
   if (b == Branch::axial) return k * std::sqrt(s.E / s.rho);
@@ -291,8 +293,8 @@ void print_run(const char* what, const InvariantRun& r) {
 }  // namespace
 
 TEST(BeamPeriodic, ReferenceValuesOfTheDispersionRelations) {
-  // The continuum values of the §9.3 table, and the chain's closed form against the prototype's "discrete"
-  // column (J = 40): the derivation in the file comment reproduces the independent prototype.
+  // The continuum values of the prototype's table, and the chain's closed form against the prototype's
+  // "discrete" column (J = 40): the derivation in the file comment reproduces the independent prototype.
   const Section s = table1();
   const double ds = kLength / 40;
   const double cont[3][3] = {{25.629, 98.692, 209.997}, {300.00, 600.00, 900.00}, {182.57, 365.15, 547.72}};
@@ -422,7 +424,7 @@ TEST(BeamPeriodic, DispersionConvergesAtOrderTwoToTheContinuum) {
     }
     std::printf("\n");
     if (br == Branch::bending) {
-      // §9.3: 1.6e-2, 3.9e-3, 9.8e-4, 2.4e-4 (two digits)
+      // prototype: 1.6e-2, 3.9e-3, 9.8e-4, 2.4e-4 (two digits)
       const double spec[4] = {1.6e-2, 3.9e-3, 9.8e-4, 2.4e-4};
       for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(err[i], spec[i], 0.05 * spec[i]) << i;
     }

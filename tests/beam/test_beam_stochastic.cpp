@@ -1,18 +1,20 @@
 // The stochastic beam (Type-I common noise, variant exact, Cayley), each check against something that does not
-// come from the code under test (beam-integrators.md §2.5, §4.1, §6, §7, §9.6):
+// come from the code under test (docs/theory/beam.md "Energy under noise", "Energies and momentum map",
+// "Noise"):
 //
-//  1. Beam at rest, Stratonovich (spec §9.6, second bullet): the §8.2 prestressed arc, Table-1 section, `cell`
-//     layout with J = 20 nodes, free-free, released from rest, common noise Theta = 0.005 (1, ..., 1),
-//     dt = 1e-4, 100 steps, 40 antithetic pairs (the same Brownian path with Theta and -Theta: for common noise
-//     theta_j = Theta dW, so flipping Theta is flipping dW). The measured quantity is the gain of the centred
-//     energy E_c^n = ½ (K^{n-1/2} + K^{n+1/2}) + V^n between levels 0 and 100, minus the deterministic run's
-//     gain of the same quantity (printed; it is the O(dt^2) discretisation fluctuation of E_c, not noise).
-//     Why E_c and not E_d = K^{n+1/2} + V^n: E_c approximates h(t_n) to O(dt^2), E_d carries a half-step
-//     offset ½ dt dK/dt, which for a beam accelerating from rest is not small against the noise-induced gain;
-//     either way the deterministic gain is subtracted, so both are consistent, but E_c has the smaller
-//     bias. (Both E_c^0 and E_c^100 contain K^{n+1/2}, which sees the noise of step n: a one-step bias
-//     rate x dt = 1 % of the gain, far below the statistical error.)
-//     Prediction: the §2.5 mean growth rate (one mode, constant Theta, so d_s Theta = 0),
+//  1. Beam at rest, Stratonovich (a check the prototype also ran): the bending example's prestressed arc,
+//     Table-1 section, `cell` layout with J = 20 nodes, free-free, released from rest, common noise
+//     Theta = 0.005 (1, ..., 1), dt = 1e-4, 100 steps, 40 antithetic pairs (the same Brownian path with Theta
+//     and -Theta: for common noise theta_j = Theta dW, so flipping Theta is flipping dW). The measured
+//     quantity is the gain of the centred energy E_c^n = ½ (K^{n-1/2} + K^{n+1/2}) + V^n between levels 0 and
+//     100, minus the deterministic run's gain of the same quantity (printed; it is the O(dt^2) discretisation
+//     fluctuation of E_c, not noise). Why E_c and not E_d = K^{n+1/2} + V^n: E_c approximates h(t_n) to
+//     O(dt^2), E_d carries a half-step offset ½ dt dK/dt, which for a beam accelerating from rest is not
+//     small against the noise-induced gain; either way the deterministic gain is subtracted, so both are
+//     consistent, but E_c has the smaller bias. (Both E_c^0 and E_c^100 contain K^{n+1/2}, which sees the
+//     noise of step n: a one-step bias rate x dt = 1 % of the gain, far below the statistical error.)
+//     Prediction: the mean growth rate of docs/theory/beam.md "Energy under noise" (one mode, constant Theta,
+//     so d_s Theta = 0),
 //       d/dt E h = ½ int ( <ad*_Th mu, [Th, zeta]> + <ad*_Th mu, K^{-1} ad*_Th mu>
 //                          + <[gamma, Th], P [gamma, Th]> + <Pi, [[gamma, Th], Th]> ) ds,
 //     i.e. ½ V(V h) for the noise vector field V(mu, gamma) = (ad*_Th mu, [gamma, Th]) (the Stratonovich
@@ -21,15 +23,15 @@
 //     deterministic states along the run (gamma^n; zeta at level n: 0 at n = 0, the release from rest, and
 //     ½ (zeta^{n-1/2} + zeta^{n+1/2}) after), integrated by the trapezoid rule over [0, 0.01]. The brackets,
 //     ad* and pairings are written here, not taken from the library (checked against each other below).
-//     Spec (prototype): gain 3.66e-2 +- 0.39e-2 vs predicted 3.41e-2. Asserted: |mean - prediction| < 4 SE.
-//     Measured here: 3.46e-2 +- 0.30e-2 (40 pairs) vs predicted 3.528e-2. The spec's 3.41e-2 is the rate of the
-//     initial state times T (3.414 J/s x 0.01 s, asserted): the beam is not quite still, its free ends move
-//     1.6 cm in 0.01 s, and the velocity terms raise the rate to 3.76 J/s at t = 0.01 (the strain terms vary
-//     by +-5 % with the axial vibration), so the integral is 3.4 % above rate(0) T. With 4000 pairs (a one-off
-//     run, 11 s) the gain is 3.638e-2 +- 0.041e-2, 2.7 SE above 3.528e-2: a weak discretisation error of the
-//     stiff axial / shear modes that carry most of the injected energy (omega_max dt = 0.21), since at
+//     Prototype: gain 3.66e-2 +- 0.39e-2 vs predicted 3.41e-2. Asserted: |mean - prediction| < 4 SE.
+//     Measured here: 3.46e-2 +- 0.30e-2 (40 pairs) vs predicted 3.528e-2. The prototype's 3.41e-2 is the rate
+//     of the initial state times T (3.414 J/s x 0.01 s, asserted): the beam is not quite still, its free ends
+//     move 1.6 cm in 0.01 s, and the velocity terms raise the rate to 3.76 J/s at t = 0.01 (the strain terms
+//     vary by +-5 % with the axial vibration), so the integral is 3.4 % above rate(0) T. With 4000 pairs (a
+//     one-off run, 11 s) the gain is 3.638e-2 +- 0.041e-2, 2.7 SE above 3.528e-2: a weak discretisation error
+//     of the stiff axial / shear modes that carry most of the injected energy (omega_max dt = 0.21), since at
 //     dt = 5e-5 (200 steps, same T, 4000 pairs) the gain is 3.549e-2 +- 0.040e-2, 0.55 SE from the same
-//     prediction (and the spec's prototype, 3.66e-2 at dt = 1e-4, sees the same excess). The deterministic
+//     prediction (and the prototype, 3.66e-2 at dt = 1e-4, sees the same excess). The deterministic
 //     E_c gain drops from 3.4e-3 to 0.81e-3 (order 2) with that halving.
 //     Ito reading (only the two quadratic terms): the Stratonovich-only terms are <ad*_Th mu, [Th, zeta]>
 //     (small: the velocities are small and the term is not positive) and <Pi, [[gamma, Th], Th]>, which for
@@ -38,22 +40,24 @@
 //     0.1 of the 4000-pair error), so this case cannot tell Ito from Stratonovich and the Ito value is only
 //     printed, not asserted against (the single-node case of tests/beam/test_beam_noise.cpp excludes Ito).
 //
-//  2. Structure over 1e5 noisy steps (issue requirement; spec §7.3: round-off only, ~1e-14 after 1e5 steps):
+//  2. Structure over 1e5 noisy steps (issue requirement; prototype: round-off only, ~1e-14 after 1e5 steps):
 //     max_j |R_j^T R_j - I| over the run, for a J = 4 `vertex` arc with common noise and for the single node
-//     of §9.6 (a free rigid body on SE(3) turning through ~100 rad under strong noise); asserted <= 1e-13.
+//     of the Stratonovich check (a free rigid body on SE(3) turning through ~100 rad under strong noise);
+//     asserted <= 1e-13.
 //
 //  3. Damping under noise, the carry (models/beam.hpp, stepper nodes_lie): at level n the explicit half of the
 //     Lagrange-d'Alembert force of the previous step, -(1/2) D zeta^{n-1/2}, must be in the frame of g^n;
 //     zeta^{n-1/2} is a velocity in the frame of g^{n-1}, so it is carried by Ad_{tau(A^{n-1})^{-1}} (with
 //     noise A = dt zeta + theta is not parallel to zeta; without noise the carry is the identity).
 //     a) A single node (free rigid body, mass-proportional damping D = C K, strong noise) against a reference
-//        step written here from the spec alone: the 4x4 matrix Cayley (I - X/2)^{-1} (I + X/2), (dcay_x^{-1})^*
-//        from its matrix form dcay_x^{-1} y = ((I - X/2) Y (I + X/2))^vee (§1.4), Ad_h from its 6x6 matrix
-//        (§1.3), and a Newton solve of T^-_A(K zeta) + (dt/2) D zeta = M~ - (dt/2) D Ad_{tau(A^{n-1})^{-1}}
-//        zeta^{n-1/2} with a central-difference Jacobian; M~^{n+1} = Ad*_{tau(A)} (the solve's target). Both
-//        inertia types (isotropic translational inertia: the model's reduced solve; anisotropic: the 6x6
-//        Newton) agree with the reference to ~1e-14 over 2000 steps (asserted 1e-12), while the same reference
-//        without the carry differs from the stepper by ~3e-5 (printed, and asserted > 1e-6).
+//        step written here from the formulas of docs/theory/beam.md alone: the 4x4 matrix Cayley (I -
+//        X/2)^{-1} (I + X/2), (dcay_x^{-1})^* from its matrix form dcay_x^{-1} y = ((I - X/2) Y (I +
+//        X/2))^vee, Ad_h from its 6x6 matrix, and a Newton solve of T^-_A(K zeta) + (dt/2) D zeta = M~ -
+//        (dt/2) D Ad_{tau(A^{n-1})^{-1}} zeta^{n-1/2} with a central-difference Jacobian; M~^{n+1} =
+//        Ad*_{tau(A)} (the solve's target). Both inertia types (isotropic translational inertia: the model's
+//        reduced solve; anisotropic: the 6x6 Newton) agree with the reference to ~1e-14 over 2000 steps
+//        (asserted 1e-12), while the same reference without the carry differs from the stepper by ~3e-5
+//        (printed, and asserted > 1e-6).
 //     b) An exact physical law: a spherical body (K_a = k I) in pure rotation (no linear velocity or noise)
 //        with D = c K. Then D Ad_{h^{-1}} = Ad*_h D for the step's h = tau(A) (pure rotation: Ad is
 //        orthogonal), so the damping impulse of step n (the spatial torque -c k R^n omega^{n+1/2}, evaluated
@@ -107,7 +111,8 @@ using Mat4 = Eigen::Matrix4d;
 
 namespace {
 
-// ---- se(3) written out here (spec §1.3), independent of lievi::lie ------------------------------------------
+// ---- se(3) written out here (docs/theory/beam.md "SE(3) formulas"), independent of lievi::lie
+// --------------
 /// [x, y] = ad_x y = (w x a, w x u + v x a) for x = (w, v), y = (a, u).
 Vec6 bracket(const Vec6& x, const Vec6& y) {
   const Vec3 w = x.head<3>(), v = x.tail<3>(), a = y.head<3>(), u = y.tail<3>();
@@ -190,7 +195,8 @@ double centred_gain(Stepper& st) {
   return st.energy_now().E_c() - E0.E_c();
 }
 
-/// The §2.5 rate at one level: the Stratonovich value and its Ito part (the two quadratic terms).
+/// The rate of docs/theory/beam.md "Energy under noise" at one level: the Stratonovich value and its Ito part
+/// (the two quadratic terms).
 struct Rate {
   double strat = 0.0, ito = 0.0;
 };
@@ -305,8 +311,8 @@ TEST(BeamStochastic, BeamAtRestMeanEnergyGainMatchesTheStratonovichRate) {
               pred_s - pred_i, secs);
   EXPECT_GT(se, 0.0);
   EXPECT_LT(std::abs(mean - pred_s), 4.0 * se);
-  // the spec's "predicted 3.41e-2" is the rate of the initial state times T (3.414 J/s x 0.01 s); the integral
-  // along the moving beam is 3.4 % larger (file comment)
+  // the prototype's "predicted 3.41e-2" is the rate of the initial state times T (3.414 J/s x 0.01 s); the
+  // integral along the moving beam is 3.4 % larger (file comment)
   EXPECT_NEAR(rate0 * kArcSteps * kArcDt, 3.41e-2, 0.005e-2);
   EXPECT_GT(pred_s, 1.02 * rate0 * kArcSteps * kArcDt);
   // Ito is not asserted against: it differs from the Stratonovich prediction by ~1e-2 SE here (file comment).
@@ -343,7 +349,7 @@ TEST(BeamStochastic, FramesStayOrthonormalOverOneHundredThousandNoisySteps) {
     EXPECT_LE(worst, 1e-13);
     EXPECT_LE(orth_error(st), 1e-13);
   }
-  // the single node of §9.6 (K = diag(1, 2, 3, 1, 1, 1)), strong noise, dt = 1e-3: T = 100
+  // the single node of the Stratonovich check (K = diag(1, 2, 3, 1, 1, 1)), strong noise, dt = 1e-3: T = 100
   {
     const Grid grid(Layout::cell, 1, 1.0, End::free, End::free);
     Beam<> b;

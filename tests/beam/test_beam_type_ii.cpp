@@ -1,9 +1,9 @@
-// Type-II (stochastic potential, discrete Hamilton-Pontryagin, beam-integrators.md §2.4, §4.4) on the SE(3) beam
+// Type-II (stochastic potential, discrete Hamilton-Pontryagin, docs/theory/beam.md) on the SE(3) beam
 // with the general C++ hook Phi(g, mu): the increment is A = dt zeta + dW dPhi/dmu(g_j^n, mu) and the node
 // equation gains the force dW T*_e L_g dPhi/dg, so the local solve is the full 6x6 Newton with the second
 // derivatives of Phi. Checked against consequences that follow from the potential alone:
-//  - Phi = <mu, Theta>: Type-II is Type-I (spec §2.4 "equivalence"), for both variants and common / independent
-//    noise; here through the general Newton path against Type-I's reduced solve;
+//  - Phi = <mu, Theta>: Type-II is Type-I (docs/theory/beam.md "Stochastic forms"), for both variants and
+//    common / independent noise; here through the general Newton path against Type-I's reduced solve;
 //  - Phi = F . p (a spatially fixed direction F): the noise is a random dead force -F dW at every node, so the
 //    spatial momentum map changes each step by exactly -sum_j w_j dW_j (p_j^n x F, F) (internal forces telescope);
 //  - Phi = c h(mu), h = ½ <mu, K^{-1} mu>: A = (dt + c dW) zeta, a random time change of the deterministic
@@ -94,8 +94,8 @@ struct CoupledPotential {
 
 Grid arc_grid(long J) { return Grid(Layout::vertex, J, lievi::test::beam::kTable1Length, End::free, End::free); }
 
-/// The §8.2 arc (Table 1), free-free, with a smooth initial velocity; noise theta (the amplitude for Type-I;
-/// Type-II steppers take theta only for the mode and draw one scalar per node or for all).
+/// The bending example's arc (Table 1), free-free, with a smooth initial velocity; noise theta (the amplitude
+/// for Type-I; Type-II steppers take theta only for the mode and draw one scalar per node or for all).
 template <class St, class... Pot>
 St arc(Variant v, long J, double dt, NoiseMode mode, const Vec6& theta, Pot... pot) {
   const Grid grid = arc_grid(J);

@@ -62,7 +62,7 @@ double drift(const lievi::io::CsvTable& t, const std::string& name, double scale
   return d / scale;
 }
 
-/// Table-1 material (beam-integrators.md §8.2).
+/// Table-1 material (docs/theory/beam.md "Examples and linear checks").
 const std::string kTable1 = R"([model]
 type = "beam"
 rho = 1000.0
@@ -249,7 +249,7 @@ TEST(BeamCliBc, DampingMakesTheCentredEnergyDecay) {
   const std::size_t E = column(d, "E_c");
   for (std::size_t k = 1; k < d.rows.size(); ++k) EXPECT_LT(d.rows[k][E], d.rows[k - 1][E]) << "row " << k;
   // undamped: E_c kept to its O(dt^2) fluctuation; damped: a clear loss
-  EXPECT_LT(drift(u, "E_c", u.rows.front()[E]), 2e-3);  // 6e-4 measured (spec §9.4: 4e-4 in cell layout)
+  EXPECT_LT(drift(u, "E_c", u.rows.front()[E]), 2e-3);  // 6e-4 measured (prototype: 4e-4 in cell layout)
   EXPECT_LT(d.rows.back()[E], 0.99 * d.rows.front()[E]);
 }
 

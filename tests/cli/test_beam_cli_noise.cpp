@@ -2,12 +2,12 @@
 // `[[noise.modes]]` tables of docs/scenarios.md) and the `approx` variant key, end to end through the TOML reader:
 //  - one constant mode equal to theta is the `common` run byte for byte (both draw stream mode 0);
 //  - two modes (a cos and a sin profile) keep the momentum map of a free-free beam without loads to round-off
-//    (Type-I noise in the body frame is left-invariant, beam-integrators.md §6); a cos mode with wavenumber 1 gives
-//    another path than `common` with the same theta and stream;
+//    (Type-I noise in the body frame is left-invariant, docs/theory/beam.md "Noise"); a cos mode with
+//    wavenumber 1 gives another path than `common` with the same theta and stream;
 //  - a clamped end gets no noise: its position stays exactly at its initial value;
 //  - bad [[noise.modes]] input: exit 2, the file, the key and the value, and nothing written;
-//  - integrator.variant = "approx" is accepted and summary.json says method.order = 1 (spec §4.3); the numerics of
-//    approx are checked with the stepper, not here.
+//  - integrator.variant = "approx" is accepted and summary.json says method.order = 1 (docs/theory/beam.md
+//    "The two variants"); the numerics of approx are checked with the stepper, not here.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -91,7 +91,7 @@ TEST(BeamCliNoise, OneConstantModeIsTheCommonRunByteForByte) {
   ASSERT_EQ(c.code, 0) << c.err;
   const std::string sm = read_file(cwd / "modes" / "series.csv"), sc = read_file(cwd / "common" / "series.csv");
   EXPECT_FALSE(sm.empty());
-  EXPECT_EQ(sm, sc);  // mode 0 draws the stream of common (docs/interfaces.md "Noise streams")
+  EXPECT_EQ(sm, sc);  // mode 0 draws the stream of common (docs/scenarios.md "Streams")
   // the noise moved the beam: the deterministic run differs
   const auto d = run(cwd, examples + "stochastic_bending.toml", "det", {"--set", "noise.mode=none"});
   ASSERT_EQ(d.code, 0) << d.err;
@@ -258,8 +258,9 @@ TEST(BeamCliNoise, ApproxVariantIsAcceptedWithOrderOne) {
 }
 
 TEST(BeamCliNoise, TypeIIWithThetaPotentialIsTheTypeIRun) {
-  // integrator.method = "type-ii": Phi = <mu, Theta> (spec §2.4: then Type-II is Type-I), through the general
-  // potential path of the local solve; common and independent noise; the series agree to the Newton tolerance.
+  // integrator.method = "type-ii": Phi = <mu, Theta> (then Type-II is Type-I, docs/theory/beam.md), through
+  // the general potential path of the local solve; common and independent noise; the series agree to the
+  // Newton tolerance.
   const fs::path cwd = fresh_dir(tmp, "type_ii");
   for (const char* mode : {"common", "independent"}) {
     const std::string m = std::string("noise.mode=") + mode;

@@ -225,8 +225,9 @@ TEST(ConvergenceCli, DdbOrderOneAgainstTaylor) {
   }
 }
 
-// DDB at alpha = 0 against the Jacobi-elliptic closed form: second order (the spec's order at alpha = 0; the
-// traits' summary says "2 at alpha = 0"). Pairwise orders in [1.9, 2.1] (measured 1.989 .. 1.9998).
+// DDB at alpha = 0 against the Jacobi-elliptic closed form: second order (the order of docs/theory/ddb.md at
+// alpha = 0; the traits' summary says "2 at alpha = 0"). Pairwise orders in [1.9, 2.1] (measured 1.989 ..
+// 1.9998).
 TEST(ConvergenceCli, DdbOrderTwoAtAlphaZeroAgainstExact) {
   const fs::path d = workdir("exact");
   const Result r = run_cli(
@@ -303,9 +304,9 @@ TEST(ConvergenceCli, BadInputExitsTwoAndWritesNothing) {
 }
 
 // The dop853 reference (rtol = atol = 1e-13) when that method is registered: the RK4 errors against it agree
-// with those against the Taylor reference to 1e-12 (DOP853 at 1e-13 is accurate to ~1e-12 here, spec §6;
-// measured 6e-17 at t_end = 5; the RK4 errors are >= 1e-10). Without dop853 the reference is refused, exit 2,
-// naming the available ones.
+// with those against the Taylor reference to 1e-12 (DOP853 at 1e-13 is accurate to ~1e-12 here,
+// docs/theory/ddb.md; measured 6e-17 at t_end = 5; the RK4 errors are >= 1e-10). Without dop853 the reference
+// is refused, exit 2, naming the available ones.
 TEST(ConvergenceCli, Dop853ReferenceAgreesWithTaylorOrIsRefused) {
   const fs::path d = workdir("dop853");
   const auto rk4 = std::vector<std::string>{"--set", "integrator.method=rk4"};

@@ -43,7 +43,7 @@ TEST(WaveCli, DeterministicRunOutputsAndExactSolution) {
   ASSERT_EQ(series.rows.size(), 201u);
   EXPECT_EQ(series.rows.front()[0], 0.0);
   EXPECT_EQ(series.rows.back()[0], 2.0);
-  // E_d fluctuates by (pi^3 / 4) dt (beam-integrators.md §9.2), E_c by O(dt^2)
+  // E_d fluctuates by (pi^3 / 4) dt (docs/theory/staggered.md "Energies"), E_c by O(dt^2)
   double dmin = 1e9, dmax = -1e9, cmin = 1e9, cmax = -1e9;
   for (const auto& row : series.rows) {
     dmin = std::min(dmin, row[1]), dmax = std::max(dmax, row[1]);

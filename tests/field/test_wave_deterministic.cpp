@@ -1,6 +1,7 @@
 // The staggered stepper on G = R without noise, against things it does not compute itself: a textbook
-// staggered leapfrog / 1-D Yee update written here, the discrete exact solution of beam-integrators.md §9.2,
-// d'Alembert's solution with even reflections (order 2 measured here), and the energy behaviour of §7.1.
+// staggered leapfrog / 1-D Yee update written here, the discrete exact solution of docs/theory/staggered.md
+// ("Start"), d'Alembert's solution with even reflections (order 2 measured here), and the energy behaviour of
+// docs/theory/staggered.md "Energies".
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -20,7 +21,8 @@ constexpr double pi = std::numbers::pi;
 namespace {
 
 /// Textbook 1-D Yee / staggered leapfrog for phi_tt = phi_ss on the cell grid with free ends
-/// (gamma_{1/2} = gamma_{J+1/2} = 0), written from the formulas of §4.5 with plain arrays.
+/// (gamma_{1/2} = gamma_{J+1/2} = 0), written from the formulas of docs/theory/staggered.md "One step" with
+/// plain arrays.
 struct Yee {
   std::vector<double> phi, zeta, gamma;  // zeta at half steps, gamma on the J-1 interior faces
   double dt, ds;
@@ -87,7 +89,8 @@ TEST(WaveStepper, EqualsTextbookYeeBothVariants) {
 }
 
 TEST(WaveStepper, DiscreteExactSolution) {
-  // §9.2: phi_j^n = cos(pi s_j) cos(Omega n dt), sin(Omega dt / 2) = (dt / ds) sin(pi ds / 2), cell, free.
+  // the discrete exact solution: phi_j^n = cos(pi s_j) cos(Omega n dt),
+  // sin(Omega dt / 2) = (dt / ds) sin(pi ds / 2), cell, free.
   const Grid grid = cell_free(100);
   const double dt = 1e-3, ds = grid.ds();
   const double Omega = 2.0 / dt * std::asin(dt / ds * std::sin(pi * ds / 2));
@@ -102,7 +105,7 @@ TEST(WaveStepper, DiscreteExactSolution) {
 }
 
 TEST(WaveStepper, DalembertOrderTwo) {
-  // Gaussian pulse, free ends (even reflections), dt = ds / 2, T = 1.3: order 2 in ds (spec: 2.00).
+  // Gaussian pulse, free ends (even reflections), dt = ds / 2, T = 1.3: order 2 in ds (prototype: 2.00).
   std::vector<double> h, e;
   for (long J : {100, 200, 400, 800}) {
     const Grid grid = cell_free(J);
@@ -122,7 +125,7 @@ TEST(WaveStepper, DalembertOrderTwo) {
 }
 
 TEST(WaveStepper, EnergyFluctuationOrders) {
-  // §9.2: over T = 20, E_d fluctuates by (pi^3/4) dt, the centred energy by O(dt^2); no drift.
+  // Over T = 20, E_d fluctuates by (pi^3/4) dt, the centred energy by O(dt^2); no drift.
   const Grid grid = cell_free(100);
   std::vector<double> dts = {1e-3, 5e-4}, fd, fc;
   for (double dt : dts) {

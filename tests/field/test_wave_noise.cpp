@@ -1,6 +1,6 @@
-// The stochastic wave equation (beam-integrators.md §6, §9.2): Type-I and Type-II against a textbook noisy
-// leapfrog / Yee update written here, the common-noise shift theorem, the independent-noise energy pumping
-// rate, and the strong order on refined Brownian paths.
+// The stochastic wave equation (docs/theory/staggered.md "Noise", "Type-II"): Type-I and Type-II against a
+// textbook noisy leapfrog / Yee update written here, the common-noise shift theorem, the independent-noise
+// energy pumping rate, and the strong order on refined Brownian paths.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -32,9 +32,9 @@ NoiseField<double> noise(const Grid& g, NoiseMode m, double theta, double dt, st
   return NoiseField<double>(g, m, theta, {}, WienerIncrements(StreamKey{seed, path}, dt / std::ldexp(1.0, refine), refine));
 }
 
-/// Textbook noisy Yee for the cell grid with free ends (§4.5): zeta += dt/ds dgamma - beta dW (additive force
-/// noise, Type-II Phi = beta phi), phi += (dt + kappa dW) zeta + theta dW (Type-II Phi = kappa mu^2/2 gives the
-/// multiplicative term; Type-I theta), gamma from phi.
+/// Textbook noisy Yee for the cell grid with free ends (docs/theory/staggered.md "One step"): zeta += dt/ds
+/// dgamma - beta dW (additive force noise, Type-II Phi = beta phi), phi += (dt + kappa dW) zeta + theta dW
+/// (Type-II Phi = kappa mu^2/2 gives the multiplicative term; Type-I theta), gamma from phi.
 struct NoisyYee {
   std::vector<double> phi, zeta, gamma;
   double dt, ds;
@@ -141,8 +141,8 @@ TEST(WaveNoise, TypeIIEqualsTypeIAndTextbook) {
 }
 
 TEST(WaveNoise, CommonNoiseShiftsConfigurationOnly) {
-  // §6: with common noise, (zeta, gamma) equal the deterministic run and phi - phi_det = Theta W_t at every
-  // node; the energy is the deterministic one.
+  // Common noise is a Casimir (docs/theory/staggered.md "Noise"): (zeta, gamma) equal the deterministic run
+  // and phi - phi_det = Theta W_t at every node; the energy is the deterministic one.
   const Grid grid = cell_free(100);
   const double dt = 1e-3, theta = 1e-2;
   auto phi0 = sample(grid, [](double s) { return std::cos(pi * s); });
@@ -173,7 +173,7 @@ TEST(WaveNoise, CommonNoiseShiftsConfigurationOnly) {
 }
 
 TEST(WaveNoise, IndependentNoiseEnergyRate) {
-  // §6: independent noise pumps energy in at the rate (J - 1) Theta^2 / ds (the strain increments
+  // Independent noise pumps energy in at the rate (J - 1) Theta^2 / ds (the strain increments
   // Theta (dW_{j+1} - dW_j) / ds on the J - 1 interior segments). Mean over 200 paths within 4 standard
   // errors (false alarm ~ 6e-5) plus the O(dt) energy-definition offset.
   const long J = 50;

@@ -1,7 +1,7 @@
 // The beam scenario (model.type = "beam"): defaults, section constants and K, P against the formulas of
-// beam-integrators.md §2.2, every bad value (each issue names the key, the value and what is allowed; all
-// issues of a file together), the [[loads]] tables and factor(t), straight and arc frames, initial.file, the
-// resolved printout round trip, and the dispatch of any scenario on model.type.
+// docs/theory/beam.md "Section constants", every bad value (each issue names the key, the value and what is
+// allowed; all issues of a file together), the [[loads]] tables and factor(t), straight and arc frames,
+// initial.file, the resolved printout round trip, and the dispatch of any scenario on model.type.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -195,7 +195,7 @@ TEST(BeamScenario, DefaultsResolved) {
 }
 
 TEST(BeamScenario, SectionConstantsAndKPFollowTheFormulas) {
-  // square, Table 1 of §8.2: rho 1000, a 0.1, nu 0.35, E 1e7
+  // square, Table 1 (docs/theory/beam.md): rho 1000, a 0.1, nu 0.35, E 1e7
   const BeamScenario s = parse_beam_scenario(
       beam({{"model.rho", "1000.0"}, {"model.E", "1e7"}, {"model.nu", "0.35"}, {"model.a", "0.1"}}), "b.toml",
       "b");
@@ -212,7 +212,7 @@ TEST(BeamScenario, SectionConstantsAndKPFollowTheFormulas) {
       EXPECT_DOUBLE_EQ(s.K[i][j], i == j ? K[i] : 0.0) << i << j;
       EXPECT_DOUBLE_EQ(s.P[i][j], i == j ? P[i] : 0.0) << i << j;
     }
-  // the §8.2 derived values
+  // the derived values of Table 1 (docs/theory/beam.md)
   EXPECT_NEAR(s.K[0][0], 1.6667e-2, 1e-6);
   EXPECT_NEAR(s.K[3][3], 10.0, 1e-12);
   EXPECT_NEAR(s.P[0][0], 61.73, 1e-2);
@@ -392,7 +392,7 @@ TEST(BeamScenario, LoadsAreReadFromArraysOfTables) {
   EXPECT_EQ(hat.frame, "spatial");
   EXPECT_EQ(hat.wrench, (std::array<double, 6>{0, 100, 200, 20, 0, 0}));
   EXPECT_FALSE(hat.hold);
-  // the §8.3 hat: 200 t/2.5 rising, 200 (2 - t/2.5) falling, 0 after
+  // the flying spaghetti's hat: 200 t/2.5 rising, 200 (2 - t/2.5) falling, 0 after
   for (const double t : {0.0, 0.3, 1.0, 2.5, 3.1, 4.99, 5.0})
     EXPECT_NEAR(200.0 * hat.factor(t), t <= 2.5 ? 200.0 * t / 2.5 : 200.0 * (2.0 - t / 2.5), 1e-12) << t;
   EXPECT_EQ(hat.factor(5.5), 0.0);
@@ -662,7 +662,8 @@ TEST(BeamScenario, DocsExampleAndExamplesValidate) {
   }
 }
 
-// integrator.variant = "approx" (beam-integrators.md §4.3) is accepted with either retraction and printed back.
+// integrator.variant = "approx" (docs/theory/beam.md "The two variants") is accepted with either retraction
+// and printed back.
 TEST(BeamScenario, ApproxVariantIsAccepted) {
   for (const char* ret : {"\"cayley\"", "\"exp\""}) {
     SCOPED_TRACE(ret);

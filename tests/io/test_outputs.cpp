@@ -294,7 +294,7 @@ TEST(RunApi, RunRigidBodyWritesFolderAndRefusesBadOut) {
   EXPECT_TRUE(fs::exists(d / "out" / "summary.json"));
   ASSERT_EQ(r.diagnostics.size(), 5u);
   EXPECT_EQ(r.diagnostics[0].first, "casimir_max_rel_drift");
-  EXPECT_GT(r.diagnostics[0].second, 0.0);  // RK4 does not keep |M|^2 exactly (spec §6: "reported, not zero")
+  EXPECT_GT(r.diagnostics[0].second, 0.0);  // RK4 does not keep |M|^2 exactly (reported, not zero)
   EXPECT_THROW((void)lievi::run::run_rigid_body(s, d / "out", o), lievi::invalid_argument);  // not empty
   std::ofstream(d / "file") << "x";
   EXPECT_THROW((void)lievi::run::run_rigid_body(s, d / "file" / "out", o), lievi::invalid_argument);

@@ -4,7 +4,8 @@
 //    central finite differences of dtau_inv_star_apply, at small and large x and on both sides of every
 //    small-angle threshold the formula goes through (beta at 0.5, gamma at 1, their numerators at 2 and 4);
 //    dtau_inv_star_apply = dtau_inv_star * p; act / act_increment against the matrix tau(x).
-//  - SE(3) Cayley: the same for its J_dtau_inv_star_x (beam spec §1.4) and its matrix form of dcay^{-1}.
+//  - SE(3) Cayley: the same for its J_dtau_inv_star_x (docs/theory/beam.md "SE(3) formulas") and its matrix
+//    form of dcay^{-1}.
 //  - ad* as a linear map of x (J_ad_star_x), and the SE(3) body-to-spatial co-adjoint formula.
 #include <gtest/gtest.h>
 
@@ -135,7 +136,7 @@ TEST(SE3Retractions, FusedDualsMatchTheMatrices) {
 }
 
 TEST(CayleySE3, DtauInvIsTheMatrixSandwich) {
-  // dcay^{-1}_x y = vee((I - X/2) hat(y) (I + X/2)) (beam spec §1.4, matrix form), column by column.
+  // dcay^{-1}_x y = vee((I - X/2) hat(y) (I + X/2)) (matrix form), column by column.
   for (const auto& s : algebra_samples<SE3>(30, 10)) {
     const Mat4 X = SE3::hat(s.x);
     const Mat6 D = Cayley<SE3>::dtau_inv(s.x);
@@ -148,8 +149,8 @@ TEST(CayleySE3, DtauInvIsTheMatrixSandwich) {
 }
 
 TEST(CoadjointJacobians, AdStarIsLinearInX) {
-  // ad*_x mu = J_ad_star_x(mu) x exactly (it is bilinear), for SO(3) (hat(mu)) and SE(3) (C(mu), beam spec
-  // §1.3).
+  // ad*_x mu = J_ad_star_x(mu) x exactly (it is bilinear), for SO(3) (hat(mu)) and SE(3) (C(mu),
+  // docs/theory/beam.md "SE(3) formulas").
   for (const auto& s : algebra_samples<SO3>(20, 12)) {
     const Vec3 mu(1.0, -2.0, 0.5);
     EXPECT_LT((SO3::ad_star(s.x, mu) - SO3::J_ad_star_x(mu) * s.x).cwiseAbs().maxCoeff(), kTol);
@@ -161,7 +162,7 @@ TEST(CoadjointJacobians, AdStarIsLinearInX) {
 }
 
 TEST(SE3Coadjoint, BodyToSpatialMomentum) {
-  // Ad*_{g^{-1}} mu = (R m + p × R n, R n) (beam spec §1.3), written out independently of Ad().
+  // Ad*_{g^{-1}} mu = (R m + p × R n, R n) (docs/theory/beam.md), written out independently of Ad().
   for (const auto& s : algebra_samples<SE3>(20, 14)) {
     const SE3 g = Exp<SE3>::tau(s.x);
     const Vec3 m(0.2, 1.0, -0.7), n(-1.4, 0.1, 0.9);

@@ -3,7 +3,7 @@
 //   tau(x) tau(-x) = e,  tau_inv(tau(x)) = x,  tau matches its matrix definition (expm / matrix Cayley),
 //   dtau dtau_inv = I,  duals are transposes,  the definition T_x tau(y) = hat(dtau_x y) tau(x) by central
 //   finite differences,  the definition of dtau_inv through delta(tau_inv(g)) = dtau_inv(delta g g^{-1}),
-//   and the identity dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} (beam spec §1.4).
+//   and the identity dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} (docs/theory/beam.md "SE(3) formulas").
 #include <gtest/gtest.h>
 
 #include <numbers>
@@ -223,7 +223,7 @@ TYPED_TEST(RetractionProperties, DtauInvIsTheTangentOfTauInv) {
 
 TYPED_TEST(RetractionProperties, DtauInvOfMinusXIsDtauInvTimesAd) {
   using F = TestFixture;
-  // dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} (beam spec §1.4; follows from tau(-x) = tau(x)^{-1}).
+  // dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} (docs/theory/beam.md; follows from tau(-x) = tau(x)^{-1}).
   this->expect_all_below(
       [&](std::size_t i) {
         return max_abs(F::R::dtau_inv(typename F::Algebra(-this->x(i))) -
@@ -235,8 +235,8 @@ TYPED_TEST(RetractionProperties, DtauInvOfMinusXIsDtauInvTimesAd) {
 TYPED_TEST(RetractionProperties, DtauIsIdentityToFirstOrder) {
   using F = TestFixture;
   using G = typename F::G;
-  // dtau^{-1}_x = I - ½ ad_x + O(|x|^2) for both retractions (beam spec §1.4): near the identity the O(|x|^2)
-  // remainder is ~1e-16, so 1e-14 is a round-off bound.
+  // dtau^{-1}_x = I - ½ ad_x + O(|x|^2) for both retractions (docs/theory/beam.md): near the identity the
+  // O(|x|^2) remainder is ~1e-16, so 1e-14 is a round-off bound.
   this->expect_all_below(
       [&](std::size_t i) {
         return this->samples_[i].regime != "near_identity"

@@ -1,8 +1,10 @@
-// The SE(3) Lie-group verification suite of the beam spec (docs: beam-integrators.md §9.1, formulas of §1.3–1.4),
-// for Cayley<SE3>, Exp<SE3> and Exp2<SE3>, with the spec's sampling: 2000 x in se(3) with |x| log-uniform in
-// [1e-6, 2.5] and a uniform direction in R^6 (the "spec" set), plus 2000 with |omega| and |v| drawn independently
-// log-uniform in [1e-6, 2.5] (the "mixed" set: tiny rotation with O(1) translation and vice versa, which is where
-// the small-angle branches of Q and J_l^{-1} meet large v).
+// The SE(3) Lie-group verification suite (the formulas of docs/theory/beam.md "SE(3) formulas" and
+// docs/conventions.md), for Cayley<SE3>, Exp<SE3> and Exp2<SE3>. "Spec" in this file's names and printouts is
+// the verification table of the independent prototype (docs/theory/beam.md, last paragraph): its sampling,
+// 2000 x in se(3) with |x| log-uniform in [1e-6, 2.5] and a uniform direction in R^6 (the "spec" set), plus
+// 2000 with |omega| and |v| drawn independently log-uniform in [1e-6, 2.5] (the "mixed" set: tiny rotation
+// with O(1) translation and vice versa, which is where the small-angle branches of Q and J_l^{-1} meet large
+// v).
 //
 // Every check compares the code against an independent definition written here, evaluated in long double (or in
 // 100-digit binary floating point for the scalar coefficient functions):
@@ -14,27 +16,30 @@
 //     sum_{j<=k} b_j/(k+1-j)! = 0 evaluated in 50-digit arithmetic (independent of lievi/lie/bernoulli.hpp);
 //   - central finite differences of tau(x + e y) tau(x)^{-1} and of tau^{-1}(tau(e y) tau(x));
 //   - the pairings <ad*_x mu, y> = <mu, [x, y]>, <Ad*_g mu, y> = <mu, Ad_g y>, the Jacobi identity,
-//     dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} and its dual, the first-order expansions of §1.4;
+//     dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} and its dual, the first-order expansions
+//     (docs/theory/beam.md);
 //   - BCH: tau^{-1}(tau(a) tau(b)) - (a + b + ½[a, b]) = O(|a|^3) with the ratio bounded;
 //   - the scalar coefficient functions against closed forms in 100-digit arithmetic for theta in [1e-8, 3];
-//   - the Cayley singularity: cay^{-1} of a rotation by ~pi (spec §1.4: abort with a diagnostic if
-//     1 + tr R < 1e-8).
+//   - the Cayley singularity: cay^{-1} of a rotation by ~pi (docs/theory/beam.md: refused with a diagnostic
+//     if 1 + tr R < 1e-8).
 // Each check prints its worst error over both sets; the summary table at the end of the run lists them next to the
-// spec's measured values (prototype, double precision).
+// prototype's measured values (double precision).
 //
 // Findings at the time of writing (details in the tests):
 //   - CayleySingularity_*: Cayley<SO3>::tau_inv (and so Cayley<SE3>::tau_inv) has no guard for 1 + tr R < 1e-8 and
 //     returns finite wrong values there (0, the identity, for an exactly symmetric rotation by pi). These two tests
-//     fail until the guard asked by spec §1.4 exists (a throw or a non-finite result both satisfy them).
-//   - Row11 prints the accuracy of spec §1.4's own small-angle recipe: its D (four-term series below 0.1, direct form
-//     above) reaches 1.1e-13 just above 0.1, beyond the spec's "<= 2e-14" claim; the code does not follow that
-//     recipe (its thresholds are higher) and is within 3 ulps everywhere.
+//     fail until the guard of docs/theory/beam.md "SE(3) formulas" exists (a throw or a non-finite result
+//     both satisfy them).
+//   - Row11 prints the accuracy of the prototype's own small-angle recipe: its D (four-term series below 0.1,
+//     direct form above) reaches 1.1e-13 just above 0.1, beyond the prototype's "<= 2e-14" claim; the code
+//     does not follow that recipe (its thresholds are higher) and is within 3 ulps everywhere.
 //
 // Tolerances. Round-off checks: quantities are a few 4x4/6x6 products of entries O(1) (|x| <= 2.5, so rotations,
-// translations and ad entries are O(1)); measured worst cases are a few 1e-15, and 1e-13 (the spec's suggestion for
-// its first row) is kept for all of them: a margin of > 20 over round-off and 1e10 below the O(1e-3..1) error of any
-// wrong coefficient at the larger samples. Finite differences (eps = 1e-6): round-off eps_mach/eps ~ 1e-10,
-// truncation eps^2 |f'''|/6 ~ 1e-12; the spec's 1e-7 relative. Scalar coefficients: the spec's 2e-14 relative.
+// translations and ad entries are O(1)); measured worst cases are a few 1e-15, and 1e-13 (the prototype's
+// tolerance for its first row) is kept for all of them: a margin of > 20 over round-off and 1e10 below the
+// O(1e-3..1) error of any wrong coefficient at the larger samples. Finite differences (eps = 1e-6): round-off
+// eps_mach/eps ~ 1e-10, truncation eps^2 |f'''|/6 ~ 1e-12; the prototype's 1e-7 relative. Scalar
+// coefficients: its 2e-14 relative.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -73,10 +78,10 @@ using M3L = Eigen::Matrix<LD, 3, 3>;
 using M4L = Eigen::Matrix<LD, 4, 4>;
 using M6L = Eigen::Matrix<LD, 6, 6>;
 
-constexpr double kTol = 1e-13;    // round-off checks (spec: 1e-13 for the Cayley closed form)
-constexpr double kFdStep = 1e-6;  // spec's epsilon
-constexpr double kFdTol = 1e-7;   // spec's FD tolerance (relative)
-constexpr double kCoefTol = 2e-14;  // spec: small-angle coefficients <= 2e-14 relative
+constexpr double kTol = 1e-13;    // round-off checks (prototype: 1e-13 for the Cayley closed form)
+constexpr double kFdStep = 1e-6;  // the prototype's epsilon
+constexpr double kFdTol = 1e-7;   // the prototype's FD tolerance (relative)
+constexpr double kCoefTol = 2e-14;  // prototype: small-angle coefficients <= 2e-14 relative
 constexpr double kUlp = std::numeric_limits<double>::epsilon();
 
 // --- summary of measured errors, printed at the end of the run ------------------------------------------
@@ -137,7 +142,7 @@ double log_uniform(std::mt19937_64& rng, double lo, double hi) {
 constexpr int kSamples = 2000;
 constexpr double kMinMag = 1e-6, kMaxMag = 2.5;
 
-/// The spec's sampling: |x| log-uniform in [1e-6, 2.5], direction uniform on S^5.
+/// The prototype's sampling: |x| log-uniform in [1e-6, 2.5], direction uniform on S^5.
 const std::vector<Item>& spec_set() {
   static const std::vector<Item> s = [] {
     std::mt19937_64 rng(9101);
@@ -256,7 +261,7 @@ M6L Ad_ref(const Mat4& G) {
   for (int j = 0; j < 6; ++j) A.col(j) = vee4L(g * E(j) * gi);
   return A;
 }
-/// dcay^{-1}_x y = vee((I - X/2) Y (I + X/2)) (spec §1.4, matrix form).
+/// dcay^{-1}_x y = vee((I - X/2) Y (I + X/2)) (matrix form).
 M6L dcay_inv_ref(const V6L& x) {
   const M4L X = hat4L(x);
   M6L D;
@@ -347,7 +352,7 @@ Mat6 fd_dtau_inv(const Vec6& x) {
 }
 
 // ================================================================================================================
-// §9.1 row 1: Cayley closed form vs the 4x4 matrix Cayley.
+// Row 1: Cayley closed form vs the 4x4 matrix Cayley.
 TEST(SE3Spec, Row01_CayleyClosedFormIsTheMatrixCayley) {
   check("cay(x) closed form vs (I - X/2)^{-1}(I + X/2)", "1.8e-15 [1e-13]", kTol,
         [](const Item& s) { return diff(Cayley<SE3>::tau(s.x).matrix(), cay_ref(s.x)); });
@@ -358,7 +363,7 @@ TEST(SE3Spec, Row01_CayleyClosedFormIsTheMatrixCayley) {
   });
 }
 
-// §9.1 row 2: cay(x) cay(-x) = e; cay^{-1}(cay(x)) = x (relative), and cay^{-1} vs the inverse matrix Cayley.
+// Row 2: cay(x) cay(-x) = e; cay^{-1}(cay(x)) = x (relative), and cay^{-1} vs the inverse matrix Cayley.
 TEST(SE3Spec, Row02_CayleyInverse) {
   check("cay(x) cay(-x) - e", "1.8e-15", kTol, [](const Item& s) {
     return max_abs((Cayley<SE3>::tau(s.x) * Cayley<SE3>::tau(Vec6(-s.x))).matrix() - Mat4::Identity());
@@ -373,7 +378,7 @@ TEST(SE3Spec, Row02_CayleyInverse) {
   });
 }
 
-// §9.1 row 3: dcay dcay^{-1} = I; matrix forms of dcay^{-1} (and of dcay); duals are transposes.
+// Row 3: dcay dcay^{-1} = I; matrix forms of dcay^{-1} (and of dcay); duals are transposes.
 TEST(SE3Spec, Row03_DcayAndItsInverse) {
   check("dcay_x dcay^{-1}_x - I", "1.4e-15", kTol, [](const Item& s) {
     return max_abs(Cayley<SE3>::dtau(s.x) * Cayley<SE3>::dtau_inv(s.x) - Mat6::Identity());
@@ -388,7 +393,7 @@ TEST(SE3Spec, Row03_DcayAndItsInverse) {
   });
 }
 
-// §9.1 row 4: dcay vs central FD of tau(x + e y) tau(x)^{-1} (e = 1e-6), relative; and dcay^{-1} as the tangent of
+// Row 4: dcay vs central FD of tau(x + e y) tau(x)^{-1} (e = 1e-6), relative; and dcay^{-1} as the tangent of
 // cay^{-1}.
 TEST(SE3Spec, Row04_DcayIsTheRightTrivialisedTangent) {
   check("dcay vs FD of tau(x+ey)tau(x)^{-1}, rel.", "1.1e-9 rel. [1e-7]", kFdTol, [](const Item& s) {
@@ -401,12 +406,12 @@ TEST(SE3Spec, Row04_DcayIsTheRightTrivialisedTangent) {
   });
 }
 
-// §9.1 row 5: closed-form (dcay^{-1}_x)^* mu; its Jacobian D(x, mu) vs FD.
+// Row 5: closed-form (dcay^{-1}_x)^* mu; its Jacobian D(x, mu) vs FD.
 TEST(SE3Spec, Row05_DcayInvStarAndItsJacobian) {
   check("(dcay^{-1}_x)^* mu closed form vs matrix form^T mu", "7e-15", kTol, [](const Item& s) {
     return diff(Cayley<SE3>::dtau_inv_star_apply(s.x, s.mu), V6L(dcay_inv_ref(L(s.x)).transpose() * L(s.mu)));
   });
-  // The spec's check: FD (double, e = 1e-6) of the code's closed form, relative to max|D|.
+  // The prototype's check: FD (double, e = 1e-6) of the code's closed form, relative to max|D|.
   check("D(x, mu) vs FD of (dcay^{-1}_x)^* mu, rel.", "2.2e-9 rel.", kFdTol, [](const Item& s) {
     const Mat6 D = Cayley<SE3>::J_dtau_inv_star_x(s.x, s.mu);
     Mat6 Dfd;
@@ -432,13 +437,14 @@ TEST(SE3Spec, Row05_DcayInvStarAndItsJacobian) {
     }
     return diff(D, Dref);
   });
-  // At x = 0, D(0, mu) = -½ C(mu) (the Newton approximation of §1.4 is exact there), for every mu in the sets.
+  // At x = 0, D(0, mu) = -½ C(mu) (the Newton approximation of docs/theory/beam.md is exact there), for every
+  // mu in the sets.
   check("D(0, mu) + ½ C(mu)", "exact at x = 0", kTol, [](const Item& s) {
     return max_abs(Cayley<SE3>::J_dtau_inv_star_x(Vec6::Zero(), s.mu) + 0.5 * SE3::J_ad_star_x(s.mu));
   });
 }
 
-// §9.1 row 6: dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} and its dual, for Cayley and exp; the first-order
+// Row 6: dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} and its dual, for Cayley and exp; the first-order
 // expansions (dtau^{-1}_{±x})^* = I ∓ ½ ad*_x + O(|x|^2), Ad*_{tau(B)} = I + ad*_B + O(|B|^2) (ratios bounded).
 template <class R>
 void identities_of(const std::string& name) {
@@ -475,7 +481,7 @@ void identities_of(const std::string& name) {
 TEST(SE3Spec, Row06_DtauInvOfMinusX_Cayley) { identities_of<Cayley<SE3>>("cay"); }
 TEST(SE3Spec, Row06_DtauInvOfMinusX_Exp) { identities_of<Exp<SE3>>("exp"); }
 
-// §9.1 row 7: Ad_{exp x} = exp(ad_x); exp vs expm; log exp x = x (|omega| < 3).
+// Row 7: Ad_{exp x} = exp(ad_x); exp vs expm; log exp x = x (|omega| < 3).
 TEST(SE3Spec, Row07_ExpAndLog) {
   check("Ad_{exp x} vs expm(ad_x)", "5e-15", kTol,
         [](const Item& s) { return diff(Exp<SE3>::tau(s.x).Ad(), M6L(ad_ref(s.x).exp())); });
@@ -500,7 +506,7 @@ TEST(SE3Spec, Row07_ExpAndLog) {
   record("exp(x) vs expm, |omega| in [2.5, 3)  (both columns: same set)", "-", worst_expm, worst_expm, kTol);
 }
 
-// §9.1 row 8: dexp vs sum ad^k/(k+1)!; dexp^{-1} vs the Bernoulli series; dexp FD; plus dexp dexp^{-1} = I,
+// Row 8: dexp vs sum ad^k/(k+1)!; dexp^{-1} vs the Bernoulli series; dexp FD; plus dexp dexp^{-1} = I,
 // dexp^{-1} as the tangent of log, the fused dual; Exp2<SE3> (the paper's order-2 truncation).
 TEST(SE3Spec, Row08_Dexp) {
   check("dexp vs sum ad^k/(k+1)!", "4e-15", kTol, [](const Item& s) { return diff(Exp<SE3>::dtau(s.x), dexp_ref(s.x)); });
@@ -552,7 +558,7 @@ TEST(SE3Spec, Row08_Exp2) {
     if (s.x.norm() < 1e-2) return 0.0;
     return diff(Exp2<SE3>::dtau_inv(s.x), dexp_inv_ref(s.x)) / std::pow(s.x.norm(), 4);
   });
-  // The §1.4 identity dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} is claimed for Cayley and exp only; for exp2 it
+  // The identity dtau^{-1}_{-x} = dtau^{-1}_x Ad_{tau(x)} is claimed for Cayley and exp only; for exp2 it
   // fails at O(|x|^5): (I + ½A + A^2/12) - (I - ½A + A^2/12) e^A = -A^5/720 + O(A^6) (the A^3 and A^4 terms cancel).
   // Measured here (ratio to |x|^5, |x| <= 0.5) so that an integrator relying on it with exp2 knows the size.
   check("exp2: |dtau^{-1}_{-x} - dtau^{-1}_x Ad_{tau(x)}| / |x|^5, 1e-2<=|x|<=0.5", "not claimed (O(|x|^5)/720)", 0.02,
@@ -563,7 +569,7 @@ TEST(SE3Spec, Row08_Exp2) {
         });
 }
 
-// §9.1 row 9: pairings <ad*_x mu, y> = <mu, [x, y]>, <Ad*_g mu, y> = <mu, Ad_g y>; Jacobi; and the matrices ad,
+// Row 9: pairings <ad*_x mu, y> = <mu, [x, y]>, <Ad*_g mu, y> = <mu, Ad_g y>; Jacobi; and the matrices ad,
 // Ad, C(mu) and the derived operations of concepts.hpp against the independent definitions.
 TEST(SE3Spec, Row09_PairingsAndJacobi) {
   auto bracket_ref = [](const Vec6& x, const Vec6& y) {
@@ -609,7 +615,7 @@ TEST(SE3Spec, Row09_PairingsAndJacobi) {
   });
 }
 
-// §9.1 row 10: BCH, tau^{-1}(tau(a) tau(b)) - (a + b + ½[a, b]) = O(|a|^3) with the ratio bounded.
+// Row 10: BCH, tau^{-1}(tau(a) tau(b)) - (a + b + ½[a, b]) = O(|a|^3) with the ratio bounded.
 template <class R>
 void bch_of(const std::string& name) {
   // 400 pairs of random directions, scaled to |a| = |b| = h for h = 1e-1 .. 1e-4 (the same directions at every h,
@@ -635,7 +641,7 @@ void bch_of(const std::string& name) {
     std::printf("[ se3-spec ] BCH %s: h = %.0e  max |res|/h^3 = %.4f   (without ½[a,b]: %.3e)\n", name.c_str(), h, r, r0);
   }
   for (std::size_t i = 0; i < hs.size(); ++i) {
-    EXPECT_LT(ratio[i], 10.0) << name << " h = " << hs[i];  // bounded (spec: 9.2 at |a| ~ 1e-3)
+    EXPECT_LT(ratio[i], 10.0) << name << " h = " << hs[i];  // bounded (prototype: 9.2 at |a| ~ 1e-3)
     EXPECT_GT(naive[i], 0.05 / hs[i]) << name << " h = " << hs[i];  // the check sees a missing ½[a, b]
   }
   // Not growing as h -> 0 (an O(h^2) residual would grow the ratio by 100 from 1e-2 to 1e-4).
@@ -647,7 +653,7 @@ void bch_of(const std::string& name) {
 TEST(SE3Spec, Row10_BCH_Cayley) { bch_of<Cayley<SE3>>("cay"); }
 TEST(SE3Spec, Row10_BCH_Exp) { bch_of<Exp<SE3>>("exp"); }
 
-// §9.1 row 11: the scalar coefficient functions vs closed forms in 100-digit arithmetic, theta in [1e-8, 3].
+// Row 11: the scalar coefficient functions vs closed forms in 100-digit arithmetic, theta in [1e-8, 3].
 struct CoefRef {
   BF100 A, B, C, D, gamma, beta_num, gamma_num, c2, c3;
 };
@@ -670,8 +676,9 @@ CoefRef coef_ref(double td) {
 }
 double rel(double code, const BF100& ref) { return static_cast<double>(abs((BF100(code) - ref) / ref)); }
 
-/// The recipe of spec §1.4 itself ("for theta < 1, ten Taylor terms" of c_1, c_2, c_3; D's four-term series for
-/// theta < 0.1; direct forms above), evaluated in double, to compare with the spec's claim of <= 2e-14.
+/// The prototype's small-angle recipe itself ("for theta < 1, ten Taylor terms" of c_1, c_2, c_3; D's
+/// four-term series for theta < 0.1; direct forms above), evaluated in double, to compare with its claim of
+/// <= 2e-14.
 double spec_series(double t, int a, int b, int d) {  // sum_{k<10} (-1)^k (a k + b) t^{2k}/(2k+d)!
   double s = 0.0;
   for (int k = 9; k >= 0; --k) {
@@ -696,7 +703,7 @@ double spec_D(double t) {
 
 TEST(SE3Spec, Row11_SmallAngleCoefficients) {
   // 2000 log-uniform theta in [1e-8, 3], plus both sides of every branch point (the code's thresholds and the
-  // spec's 1e-4, 0.1, 1) and the end points.
+  // prototype's 1e-4, 0.1, 1) and the end points.
   std::mt19937_64 rng(9105);
   std::vector<double> ts;
   for (int i = 0; i < kSamples; ++i) ts.push_back(log_uniform(rng, 1e-8, 3.0));
@@ -713,7 +720,7 @@ TEST(SE3Spec, Row11_SmallAngleCoefficients) {
     const char* name;
     std::function<double(double)> f;
     BF100 CoefRef::*ref;
-    std::function<double(double)> spec;  // the spec's recipe, where it gives one
+    std::function<double(double)> spec;  // the prototype's recipe, where it gives one
   };
   const std::vector<Fn> fns = {
       {"A = sin t/t", s3::sinc, &CoefRef::A, nullptr},
@@ -770,10 +777,10 @@ TEST(SE3Spec, Row11_SmallAngleCoefficients) {
 }
 
 // Cayley singularity: cay^{-1}(R) = 2 vee(R - R^T)/(1 + tr R) has a pole at rotations by pi (|cay^{-1}| = 2 tan(theta/2)).
-// Spec §1.4: "abort with a diagnostic if 1 + tr R < 1e-8". Required here: where 1 + tr R < 1e-8, tau_inv either
-// throws or returns non-finite values (never finite wrong values); where 1 + tr R >= 1e-8, the result is accurate to
-// the formula's inherent ~ few eps/(1 + tr R) relative (1 + tr R = 4 sin^2(delta/2) ~ delta^2 for theta = pi - delta is
-// computed with an absolute error of a few eps).
+// docs/theory/beam.md "SE(3) formulas": a rotation with 1 + tr R < 1e-8 is refused. Required here: where 1 +
+// tr R < 1e-8, tau_inv either throws or returns non-finite values (never finite wrong values); where 1 + tr R
+// >= 1e-8, the result is accurate to the formula's inherent ~ few eps/(1 + tr R) relative (1 + tr R = 4
+// sin^2(delta/2) ~ delta^2 for theta = pi - delta is computed with an absolute error of a few eps).
 struct NearPi {
   double delta;
   Mat3 R;
@@ -840,9 +847,10 @@ void expect_guarded(const char* name, const F& tau_inv_rot) {
       worst_ok = std::max(worst_ok, rel_err * one_plus_tr / kUlp);
     }
   }
-  // FINDING (code, not spec): lievi/lie/retraction/cayley.hpp Cayley<SO3>::tau_inv has no guard for
-  // 1 + tr R < 1e-8 (spec §1.4) and returns finite wrong values there (exactly 0, i.e. the identity, for the
-  // symmetric rotation by pi 2 n n^T - I); Cayley<SE3>::tau_inv inherits it. Kept failing until the guard exists.
+  // FINDING (code, not the formulas): lievi/lie/retraction/cayley.hpp Cayley<SO3>::tau_inv has no guard for
+  // 1 + tr R < 1e-8 (docs/theory/beam.md) and returns finite wrong values there (exactly 0, i.e. the
+  // identity, for the symmetric rotation by pi 2 n n^T - I); Cayley<SE3>::tau_inv inherits it. Kept failing
+  // until the guard exists.
   EXPECT_EQ(silent_wrong, 0) << name << ": " << silent_wrong << " of " << (guarded + silent_wrong)
                              << " rotations with 1 + tr R < 1e-8 returned finite values instead of the spec's "
                                 "diagnostic (spec §1.4); examples:"

@@ -1,5 +1,5 @@
 """One step of SciPy's DOP853 and its dense output (its 7th-order continuous extension) for the rigid body with
-double-bracket dissipation (spec §1, §6), for tests/ode/test_dop853.cpp.
+double-bracket dissipation (docs/theory/ddb.md), for tests/ode/test_dop853.cpp.
 
     dM/dt = M x Omega + alpha M x (M x Omega),  Omega = I^{-1} M,  I = diag(I1, I2, I3).
 

@@ -95,8 +95,9 @@ TEST(LobattoIIIC, TableauOrderConditions) {
   EXPECT_NEAR(sAAc, 1.0 / 24.0, 1e-15);
 }
 
-// J_field_M against central differences at Scenario A's inertia with K = alpha Id (spec §6's formula) and at a
-// general (non-diagonal) inertia with a general symmetric PSD K (the derived formula).
+// J_field_M against central differences at Scenario A's inertia with K = alpha Id (the formula of
+// docs/theory/ddb.md "Comparators and scenarios") and at a general (non-diagonal) inertia with a general
+// symmetric PSD K (the derived formula).
 TEST(LobattoIIIC, FieldJacobianMatchesFiniteDifferences) {
   Mat3 I_gen;
   I_gen << 1.2, 0.1, -0.05, 0.1, 0.9, 0.2, -0.05, 0.2, 0.6;

@@ -1,4 +1,4 @@
-"""SciPy DOP853 (rtol = atol = 1e-13 unless --tol is given) for the rigid body with double-bracket dissipation (spec §1, §6).
+"""SciPy DOP853 (rtol = atol = 1e-13 unless --tol is given) for the rigid body with double-bracket dissipation (docs/theory/ddb.md).
 
     dM/dt = M x Omega + alpha M x (M x Omega),  Omega = I^{-1} M,  I = diag(I1, I2, I3).
 

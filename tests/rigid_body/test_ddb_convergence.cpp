@@ -1,7 +1,7 @@
-// Convergence orders measured inside the test (spec §3, issue 2 §5): DDB against the long-double Taylor
-// reference on Scenario A (order 1), RK4 (order 4), and at alpha = 0 DDB-cayley/exp against the closed-form
-// elliptic solution (order 2) with bounded, drift-free energy error. A deliberately wrong coadjoint
-// convention does not converge (the tests can fail).
+// Convergence orders measured inside the test (docs/theory/ddb.md "Orders and long-time behaviour", issue 2
+// §5): DDB against the long-double Taylor reference on Scenario A (order 1), RK4 (order 4), and at alpha = 0
+// DDB-cayley/exp against the closed-form elliptic solution (order 2) with bounded, drift-free energy error. A
+// deliberately wrong coadjoint convention does not converge (the tests can fail).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -66,7 +66,7 @@ const std::vector<double> kSteps = {0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125}
 
 // Scenario A (alpha = 0.5), max error over t = 1..30 against the Taylor reference: first order. The pairwise
 // orders at the three smallest steps lie in [0.9, 1.2] (the O(h^2) conservative error still contributes at the
-// larger steps, spec §3, which is why the fit over [0.01, 0.1] looks like 1.5).
+// larger steps, which is why the fit over [0.01, 0.1] looks like 1.5).
 TYPED_TEST(DDBConvergence, FirstOrderOnScenarioA) {
   const auto s = test::scenario_A();
   const auto t = unit_times(s.t_end);
@@ -138,7 +138,7 @@ TYPED_TEST(DDBConvergence, SecondOrderAtAlpha0AgainstEllipticSolution) {
 // alpha = 0, long run (h = 0.1, t = 5000, 50 000 steps): the energy error of DDB-cayley and DDB-exp is bounded
 // with no drift. Measured as the maximum of |H - H0| over the first and the last 500 time units: a drifting
 // method (error ~ c t) would show late/early ~ 10; a variational one ~ 1. Bound: late <= 1.05 early.
-// Not asserted for exp2 (not exactly variational; spec §3), whose figures are printed only.
+// Not asserted for exp2 (not exactly variational; docs/theory/ddb.md), whose figures are printed only.
 TYPED_TEST(DDBConvergence, BoundedEnergyErrorAtAlpha0) {
   const auto s = test::scenario_A(0.0);
   const double h = 0.1, T = 5000.0, window = 500.0;

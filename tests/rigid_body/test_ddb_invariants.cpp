@@ -1,4 +1,4 @@
-// Invariants of the DDB integrators on the paper's scenarios (spec §3, §7), one typed suite over the
+// Invariants of the DDB integrators on the paper's scenarios (docs/theory/ddb.md), one typed suite over the
 // retractions: the Casimir |M|^2 at round-off over 250 000 steps (compensated summation), energy never
 // rising by more than a few ulps per step, the limit sets of Scenarios B and C, and the attitude at alpha = 0.
 #include <gtest/gtest.h>
@@ -59,7 +59,7 @@ TYPED_TEST(DDBInvariants, CasimirAtRoundOffOverScenarioB) {
 
 // The same run with plain summation (M <- M + delta) drifts well above round-off: the compensated summation is
 // what keeps the Casimir at round-off, and the test above could fail. Asserted: plain drift > 1e-15 (the bound
-// above) and > 4x the compensated drift; the spec measured ~1e-13.
+// above) and > 4x the compensated drift; the prototype measured ~1e-13.
 TYPED_TEST(DDBInvariants, PlainSummationDrifts) {
   const auto s = test::scenario_B();
   const double h = 0.001;
@@ -78,8 +78,8 @@ TYPED_TEST(DDBInvariants, PlainSummationDrifts) {
   EXPECT_GT(plain, 4 * compensated);
 }
 
-// Energy in Scenarios A, B, C at dt = 0.1 never rises by more than a few ulps per step (spec §3: true on these
-// scenarios, not in general). 4 eps * H_0: the rounding of H = ½ M·I^{-1}M (a few ulps of H).
+// Energy in Scenarios A, B, C at dt = 0.1 never rises by more than a few ulps per step (docs/theory/ddb.md:
+// true on these scenarios, not in general). 4 eps * H_0: the rounding of H = ½ M·I^{-1}M (a few ulps of H).
 TYPED_TEST(DDBInvariants, EnergyNeverRisesAtDt0p1) {
   for (const auto& s : {test::scenario_A(), test::scenario_B(), test::scenario_C()}) {
     const double h = 0.1;
@@ -124,9 +124,9 @@ TYPED_TEST(DDBInvariants, LimitSetsOfScenariosBAndC) {
   }
 }
 
-// At alpha = 0 the spatial momentum R M is conserved to round-off and R stays orthogonal (spec §3:
-// R_{k+1} = R_k w_k). Scenario A's inertia, h = 0.01, 20 000 steps. Tolerance 1e-13: round-off random walk
-// ~ sqrt(2e4) * eps ~ 3e-14 on O(1) quantities, with margin.
+// At alpha = 0 the spatial momentum R M is conserved to round-off and R stays orthogonal (docs/theory/ddb.md
+// "Attitude": R_{k+1} = R_k w_k). Scenario A's inertia, h = 0.01, 20 000 steps. Tolerance 1e-13: round-off
+// random walk ~ sqrt(2e4) * eps ~ 3e-14 on O(1) quantities, with margin.
 TYPED_TEST(DDBInvariants, SpatialMomentumAndOrthogonalityAtAlpha0) {
   const auto s = test::scenario_A(0.0);
   const Vec3 m0 = s.M0;  // R_0 = I

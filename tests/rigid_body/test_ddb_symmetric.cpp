@@ -1,7 +1,7 @@
-// The symmetric DDB of Remark 4.10 with the start/output correction (rigid-body-ddb spec §4): the Newton
-// Jacobian against finite differences, orders measured against the Taylor reference on Scenario A (2 with the
-// correction for both quadratures and every retraction, 1 for the paper's raw form), the Casimir over 250 000
-// steps, the reduction to the basic DDB at alpha = 0, and the registry entry.
+// The symmetric DDB of Remark 4.10 with the start/output correction (docs/theory/ddb.md "The symmetric DDB"):
+// the Newton Jacobian against finite differences, orders measured against the Taylor reference on Scenario A
+// (2 with the correction for both quadratures and every retraction, 1 for the paper's raw form), the Casimir
+// over 250 000 steps, the reduction to the basic DDB at alpha = 0, and the registry entry.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -96,7 +96,7 @@ const std::vector<double> kSteps = {0.1, 0.05, 0.025, 0.0125, 0.00625};
 
 }  // namespace
 
-// DG (spec §4: D psi - h M^_{k+1} dtau_{-h phibar} D phibar) against central differences of G, for random
+// DG (D psi - h M^_{k+1} dtau_{-h phibar} D phibar) against central differences of G, for random
 // general inertia and metric K, h in [0.01, 0.5]. Step 1e-5: truncation ~ 1e-10 |G'''|, rounding ~ eps/1e-5 ~
 // 1e-11 on O(1) entries; 1e-8 leaves margin and is far below the O(h) size of the dissipative term.
 TYPED_TEST(DDBSymmetric, JacobianMatchesFiniteDifferences) {

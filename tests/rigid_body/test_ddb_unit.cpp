@@ -1,5 +1,5 @@
-// DDB building blocks (spec §3): psi and its Jacobian against the spec's closed forms and finite
-// differences, step (c) against an independent matrix implementation, the Newton failure report, the
+// DDB building blocks (docs/theory/ddb.md step (a)): psi and its Jacobian against the closed forms there and
+// finite differences, step (c) against an independent matrix implementation, the Newton failure report, the
 // a-priori exp step bound and the registry.
 #include <gtest/gtest.h>
 
@@ -61,7 +61,7 @@ TYPED_TEST(DDBUnit, JacobianMatchesFiniteDifferences) {
   }
 }
 
-// The fused closed forms used in the Newton loop (psi_fused, Dpsi_fused: the spec's formulas written entrywise)
+// The fused closed forms used in the Newton loop (psi_fused, Dpsi_fused: the closed forms written entrywise)
 // equal the generic ones built from the retraction's dtau_inv_star / J_dtau_inv_star_x, for diagonal and
 // general inertia, at, below and above the series thresholds of beta and gamma (h|xi| from 0.01 to 3).
 // 2e-14: O(1) entries assembled in a different order; beta/gamma evaluated identically.
@@ -99,7 +99,7 @@ TYPED_TEST(DDBUnit, PrincipalHotPathMatchesGeneral) {
   }
 }
 
-// The fixed-point form of step (a): I xi = dtau_{h xi}^T M_k (spec §3), with dtau_star an independent
+// The fixed-point form of step (a): I xi = dtau_{h xi}^T M_k, with dtau_star an independent
 // closed form (R::dtau). 1e-13: the Newton solution satisfies psi = M to ~1e-15; dtau^T has norm ~1.
 TYPED_TEST(DDBUnit, NewtonSolutionSatisfiesFixedPointForm) {
   std::mt19937 rng(11);
@@ -112,7 +112,7 @@ TYPED_TEST(DDBUnit, NewtonSolutionSatisfiesFixedPointForm) {
     const StepResult r = ddb.solve_xi(M, h, xi);
     ASSERT_TRUE(r.converged) << r.message;
     EXPECT_GE(r.iterations, 1);
-    EXPECT_LE(r.iterations, 6);  // quadratic convergence from an O(h^2) guess (spec: 2-5 iterations)
+    EXPECT_LE(r.iterations, 6);  // quadratic convergence from an O(h^2) guess (prototype: 2-5 iterations)
     EXPECT_LE(r.residual, 1e-13 * M.lpNorm<Eigen::Infinity>());  // the Newton residual rule
     if constexpr (!std::is_same_v<TypeParam, lie::Exp2<lie::SO3>>) {
       // exp2's dtau is the inverse of the *truncated* dtau^{-1}, so the identity holds for it as well, but
@@ -190,8 +190,8 @@ TYPED_TEST(DDBUnit, NewtonFailureIsReported) {
   EXPECT_EQ(r2.iterations, 0);
 }
 
-// D psi equals the spec §3 closed forms (written out here independently of the retraction headers).
-// 1e-14 absolute: O(1) entries, the same terms summed in a different order.
+// D psi equals the closed forms of docs/theory/ddb.md step (a) (written out here independently of the
+// retraction headers). 1e-14 absolute: O(1) entries, the same terms summed in a different order.
 TEST(DDBJacobian, CayleyAndExpMatchSpecClosedForms) {
   std::mt19937 rng(13);
   for (int trial = 0; trial < 50; ++trial) {
@@ -210,7 +210,7 @@ TEST(DDBJacobian, CayleyAndExpMatchSpecClosedForms) {
     EXPECT_LT((integrators::DDBCayley(b).Dpsi(xi, h) - D_cay).cwiseAbs().maxCoeff(), 1e-14);
     EXPECT_LT((integrators::DDBExp(b).Dpsi(xi, h) - D_exp).cwiseAbs().maxCoeff(), 1e-14);
     EXPECT_LT((integrators::DDBExp2(b).Dpsi(xi, h) - D_exp2).cwiseAbs().maxCoeff(), 1e-14);
-    // psi itself (spec §3 (a)).
+    // psi itself (step (a)).
     const Vec3 psi_cay = p + 0.5 * h * xi.cross(p) + 0.25 * h * h * xi.dot(p) * xi;
     const Vec3 psi_exp = p + 0.5 * h * xi.cross(p) + h * h * beta * xi.cross(xi.cross(p));
     EXPECT_LT((integrators::DDBCayley(b).psi(xi, h) - psi_cay).cwiseAbs().maxCoeff(), 1e-14);

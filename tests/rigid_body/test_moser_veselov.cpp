@@ -1,7 +1,8 @@
-// Moser–Veselov (seed 002 Example 4.5, rigid-body-ddb spec §5): the Newton Jacobian against finite differences,
-// the step-(a) residual in the paper's matrix form (w J - J w^T)/h = M^, step (b) against the literal matrix
-// conjugation, the principal-axis quadratic, energy and Casimir to round-off, orders (2 at alpha = 0 against the
-// elliptic solution, 1 with dissipation against the Taylor reference), and the failure at Scenario A, dt = 1.
+// Moser–Veselov (seed 002 Example 4.5, docs/theory/ddb.md "Moser–Veselov"): the Newton Jacobian against
+// finite differences, the step-(a) residual in the paper's matrix form (w J - J w^T)/h = M^, step (b) against
+// the literal matrix conjugation, the principal-axis quadratic, energy and Casimir to round-off, orders (2 at
+// alpha = 0 against the elliptic solution, 1 with dissipation against the Taylor reference), and the failure
+// at Scenario A, dt = 1.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -190,10 +191,10 @@ TEST(MoserVeselovUnit, ScenarioAAtDt1FailsAtFirstStep) {
   EXPECT_TRUE(st->step(y, 0.5).converged);
 }
 
-// alpha = 0: the energy H = ½ M·I^{-1}M is conserved to round-off (spec §5), not merely bounded. Scenario A's
+// alpha = 0: the energy H = ½ M·I^{-1}M is conserved to round-off, not merely bounded. Scenario A's
 // inertia, h = 0.1 and 0.01, t = 300 (3000 and 30 000 steps). Bound: each step commits O(eps) errors in xi and the
 // update, i.e. a random walk of ~ sqrt(n) * few eps * H0; the bound 4 eps H0 sqrt(n) (~2.6e-14 relative at
-// n = 3e4) is far below DDB-cayley's O(h^2) energy error (7.5e-7 at h = 0.1, spec §3).
+// n = 3e4) is far below DDB-cayley's O(h^2) energy error (7.5e-7 at h = 0.1, docs/theory/ddb.md).
 TEST(MoserVeselovInvariants, EnergyConservedToRoundOffAtAlpha0) {
   const auto s = test::scenario_A(0.0);
   const double H0 = s.body.energy(s.M0);

@@ -1,6 +1,6 @@
 // The high-accuracy references (reference/rigid_body_taylor.hpp, reference/rigid_body_exact.hpp) checked
 // against each other (alpha = 0: the Taylor series vs the Landau–Lifshitz closed form, independent
-// derivations) and against SciPy's DOP853 (spec §6).
+// derivations) and against SciPy's DOP853 (docs/theory/ddb.md "Comparators and scenarios").
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -116,7 +116,7 @@ TEST(Reference, ExactRejectsDissipation) {
 }
 
 // Taylor vs SciPy DOP853 (rtol = atol = 1e-13) on Scenario A: DOP853 is itself only ~1e-12 accurate here
-// (spec §6), so 1e-11 is the resolvable agreement.
+// (docs/theory/ddb.md "Comparators and scenarios"), so 1e-11 is the resolvable agreement.
 TEST(Reference, TaylorMatchesScipyDop853ScenarioA) {
   const char* python = "/usr/bin/python3";
   if (!std::filesystem::exists(python)) GTEST_SKIP() << "/usr/bin/python3 not found";

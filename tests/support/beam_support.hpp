@@ -1,7 +1,8 @@
 #pragma once
 /// @file tests/support/beam_support.hpp
-/// @brief Shared set-up and measurements of the beam tests (tests/beam/): the Table-1 section, the §8.2 arc,
-/// the spatial momentum map, the orthogonality error, and the frequency of a sampled oscillation.
+/// @brief Shared set-up and measurements of the beam tests (tests/beam/): the Table-1 section, the bending
+/// example's arc, the spatial momentum map, the orthogonality error, and the frequency of a sampled
+/// oscillation.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,13 +17,14 @@
 
 namespace lievi::test::beam {
 
-/// S of Table 1 (beam-integrators.md §8.2): 2 pi / 3.
+/// S of Table 1 (docs/theory/beam.md "Examples and linear checks"): 2 pi / 3.
 inline const double kTable1Length = 2.0 * std::numbers::pi / 3.0;
 
 /// Table 1: rho 1000, square a = 0.1, nu 0.35, E (default 1e7), k_s = 1.
 inline models::Section table1(double E = 1e7) { return models::Section::square(1000.0, E, 0.35, 0.1); }
 
-/// The prestressed arc of §8.2 in the y-z plane: b(s) = (0, cos(pi/6 + s), sin(pi/6 + s)), R = [t | n | e_x].
+/// The prestressed arc of the bending example in the y-z plane: b(s) = (0, cos(pi/6 + s), sin(pi/6 + s)), R =
+/// [t | n | e_x].
 inline lie::SE3 arc_pose(double s) {
   const double u = std::numbers::pi / 6 + s;
   lie::Mat3 R;
@@ -32,7 +34,8 @@ inline lie::SE3 arc_pose(double s) {
   return lie::SE3(R, lie::Vec3(0, std::cos(u), std::sin(u)));
 }
 
-/// A single free node as a beam model (a free rigid body on SE(3), spec §9.6): K = diag(1, 2, 3, 1, 1, 1),
+/// A single free node as a beam model (a free rigid body on SE(3), the single node of the Stratonovich
+/// check, docs/theory/staggered.md "Noise on beams"): K = diag(1, 2, 3, 1, 1, 1),
 /// rho A = 1, momentum scale 1e-12 (use with a one-segment `cell` grid, J = 1).
 inline models::Beam<> one_node_body() {
   models::Beam<> b;
@@ -53,7 +56,8 @@ inline lie::Vec6 spatial(const lie::SE3& g, const lie::Vec6& M) {
   return out;
 }
 
-/// Spatial momentum map J = sum_j w_j Ad*_{g_j^{-1}} M~_j of a stepper's state (§7.2), in node order.
+/// Spatial momentum map J = sum_j w_j Ad*_{g_j^{-1}} M~_j of a stepper's state (docs/theory/beam.md
+/// "Energies and momentum map"; no loads), in node order.
 template <class St>
 lie::Vec6 momentum_map(const St& st) {
   lie::Vec6 J = lie::Vec6::Zero();

@@ -1,6 +1,7 @@
 #pragma once
 /// @file tests/support/rigid_body_scenarios.hpp
-/// @brief The rigid-body scenarios A, B, C of seed 002 §5 (rigid-body-ddb spec §7) for tests and benchmarks.
+/// @brief The rigid-body scenarios A, B, C of seed 002 §5 (docs/theory/ddb.md "Comparators and scenarios")
+/// for tests and benchmarks.
 #include "lievi/models/rigid_body.hpp"
 
 namespace lievi::test {

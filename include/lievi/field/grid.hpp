@@ -1,7 +1,8 @@
 #pragma once
 /// @file lievi/field/grid.hpp
-/// @brief The space grid of a staggered field (beam-integrators.md §3.1): nodes j carry the configurations
-/// g_j and the velocities zeta_j, segments e (between nodes e and e+1) the strains gamma_{e+1/2}.
+/// @brief The space grid of a staggered field (docs/theory/staggered.md "Grid and fields"): nodes j carry the
+/// configurations g_j and the velocities zeta_j, segments e (between nodes e and e+1) the strains
+/// gamma_{e+1/2}.
 ///
 /// Layouts (`grid.J` counts cells or segments, ds = S / J):
 ///  - `cell`: J nodes at s_j = (j + 1/2) ds, weights w_j = ds; the J - 1 segments between neighbours are

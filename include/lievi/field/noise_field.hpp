@@ -2,9 +2,9 @@
 /// @file lievi/field/noise_field.hpp
 /// @brief The noise of a staggered field: per step n the Wiener increments of every mode (noise/wiener.hpp)
 /// and the body-frame group increment theta_j = sum_k Theta_k(s_j) Delta W^{k,n} of every node
-/// (beam-integrators.md §3.2, §6).
+/// (docs/theory/beam.md "Discrete increments and action", "Noise").
 ///
-/// Modes (docs/interfaces.md "Noise streams"): `common` one Brownian motion for all nodes (mode 0);
+/// Modes (docs/scenarios.md "Streams"): `common` one Brownian motion for all nodes (mode 0);
 /// `independent` one per node (mode k = node index, one scalar draw per step); `modes` a list of spatial
 /// fields Theta_k(s), mode k = list index. theta_j = 0 at clamped and prescribed nodes. The increments are pure functions of
 /// (seed, path, fine step, mode), so they do not depend on the thread count or the order of the sweep.

@@ -1,8 +1,8 @@
 #pragma once
 /// @file lievi/field/staggered.hpp
 /// @brief Staggered field storage: node fields g_j^n at integer time levels, time-staggered node fields
-/// zeta_j^{n+1/2}, and segment fields gamma_{j+1/2}^n, as distinct types (beam-integrators.md §3.1, the
-/// paper's circles, squares and triangles).
+/// zeta_j^{n+1/2}, and segment fields gamma_{j+1/2}^n, as distinct types (docs/theory/beam.md "Discrete
+/// increments and action"; the paper's circles, squares and triangles).
 ///
 /// Each is one contiguous, 64-byte aligned array (structure of arrays across fields: one array per
 /// quantity), so sweeps over nodes vectorise. Node-type fields are indexed by `NodeIndex`, segment fields by

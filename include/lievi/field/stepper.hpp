@@ -1,27 +1,28 @@
 #pragma once
 /// @file lievi/field/stepper.hpp
-/// @brief The space-time staggered stochastic variational integrator (beam-integrators.md §4-5), Type-I and
-/// Type-II, generic over the field model and its Lie group.
+/// @brief The space-time staggered stochastic variational integrator (docs/theory/beam.md; the sweeps as
+/// built: docs/theory/staggered.md), Type-I and Type-II, generic over the field model and its Lie group.
 ///
 /// One step n -> n+1 is the numerical updating scheme of the paper's Figure 4 in three sweeps, each touching
 /// only adjacent states (so each is a parallel loop, bitwise the same for any thread count):
-///  1. stresses on segments: Pi_{j+1/2} = P(gamma^n_{j+1/2} - E) and the operators T^-, T^+ (§5.3 step 1);
+///  1. stresses on segments: Pi_{j+1/2} = P(gamma^n_{j+1/2} - E) and the operators T^-, T^+;
 ///  2. nodes: M_j = pre-momentum + (dt / w_j)(f^-_{j+1/2} - f^+_{j-1/2}); the local solve for
 ///     zeta_j^{n+1/2}; the increment A_j = dt zeta + theta_j (noise in the body frame, Stratonovich); the
-///     reconstruction g_j^{n+1} = g_j^n tau(A_j) (§5.3 steps 3-6);
+///     reconstruction g_j^{n+1} = g_j^n tau(A_j);
 ///  3. strains on segments: `exact` gamma^{n+1} = tau^{-1}((g_j^{n+1})^{-1} g_{j+1}^{n+1}) / ds (from the
-///     configurations, §4.2), `approx` the linearised compatibility (55) from the increments.
+///     configurations), `approx` the linearised compatibility (55) from the increments (docs/theory/beam.md
+///     "Discrete compatibility").
 /// Free ends: the ghost segment has zero stress (contributes nothing). Clamped nodes are not solved (A = 0);
 /// prescribed nodes (non-abelian models) are not solved either but moved to the model's prescribed pose.
 /// Periodic grids close the last segment on the model's `wrapped(g_0)` (non-abelian models).
 ///
-/// Start (§5.2): the state stores the pre-velocity zeta^{n-1/2}. At n = 0 it is set so that the first step is
-/// the regular step: `half` (default) zeta^{-1/2} = zeta(0) - (dt/2) K^{-1} force^0 / w — the velocity-Verlet
-/// half kick, second-order initial momentum; `full` zeta^{-1/2} = zeta(0) (the literal discrete Legendre
-/// transform of the left-rectangle action).
+/// Start (docs/theory/beam.md "Start"): the state stores the pre-velocity zeta^{n-1/2}. At n = 0 it is set so
+/// that the first step is the regular step: `half` (default) zeta^{-1/2} = zeta(0) - (dt/2) K^{-1} force^0
+/// / w — the velocity-Verlet half kick, second-order initial momentum; `full` zeta^{-1/2} = zeta(0) (the
+/// literal discrete Legendre transform of the left-rectangle action).
 ///
 /// Type-I: the noise is in the kinematics, theta_j = sum_k Theta_k(s_j) Delta W^{k,n} (NoiseField).
-/// Type-II: a stochastic potential Phi(g, mu) o dW_j (discrete Hamilton-Pontryagin, §4.4): the increment is
+/// Type-II: a stochastic potential Phi(g, mu) o dW_j (discrete Hamilton-Pontryagin): the increment is
 /// A = dt zeta + dPhi/dmu(g_j^n, mu^{n+1/2}) dW_j and the momentum equation gains the force
 /// -dPhi/dg(g_j^n, mu^{n+1/2}) dW_j, so the local solve is implicit when Phi depends on mu; for
 /// Phi = <mu, Theta> the two types are the same scheme (the tests run both code paths). Type-II uses one scalar
@@ -31,7 +32,8 @@
 /// and the node update is explicit (Type-II: a scalar Newton). Non-abelian groups (the SE(3) beam of
 /// models/beam.hpp): a local Newton solve per node; `exact` uses T^-_x = (dtau_x^{-1})^*, T^+_x = (dtau_{-x}^{-1})^*
 /// and the strains from the configurations, `approx` uses T^-/+_x = I -/+ ½ ad*_x and the linearised
-/// compatibility (55) (the two sound pairings of §4.3; the mixes are not expressible). Type-II takes a
+/// compatibility (55) (the two sound pairings of docs/theory/beam.md "The two variants"; the mixes are not
+/// expressible). Type-II takes a
 /// potential with Vec6-valued derivatives (dPhi/dg left-trivialised) and 6x6 second derivatives.
 #include <algorithm>
 #include <cfloat>
@@ -153,7 +155,7 @@ struct TypeI {
 ///   dphi_dmu(j, g, mu), dphi_dg(j, g, mu)          -- the partial derivatives of Phi (dPhi/dg left-trivialised,
 ///                                                     T*_e L_g dPhi/dg, on a Lie group)
 ///   d2phi_dmu2(j, g, mu), d2phi_dg_dmu(j, g, mu)    -- their mu-derivatives (Newton)
-/// Both are evaluated at (g_j^n, mu_j^{n+1/2}) (§4.4).
+/// Both are evaluated at (g_j^n, mu_j^{n+1/2}).
 template <class Phi>
 struct TypeII {
   static constexpr bool is_type_ii = true;
@@ -178,8 +180,8 @@ struct StepReport {
   std::string message;
 };
 
-/// Energies of time level n (beam-integrators.md §7.1): the paper's E_d = K^{n+1/2} + V^n and the
-/// time-centred E_c = (K^{n-1/2} + K^{n+1/2}) / 2 + V^n.
+/// Energies of time level n (docs/theory/beam.md "Energies and momentum map"): the paper's
+/// E_d = K^{n+1/2} + V^n and the time-centred E_c = (K^{n-1/2} + K^{n+1/2}) / 2 + V^n.
 struct LevelEnergy {
   double kinetic_before = 0.0;  ///< K^{n-1/2}
   double kinetic_after = 0.0;   ///< K^{n+1/2}
@@ -200,7 +202,8 @@ class StaggeredStepper {
     double dt = 0.0;
     double newton_tol = 1e-14;  ///< Type-II (abelian): |F| <= tol max(|M|, 1); non-abelian: see below
     int newton_maxit = 30;
-    /// Non-abelian local solve (§5.3 step 5): stop when |F|_inf <= lie_tol max(|M|_inf, model momentum scale).
+    /// Non-abelian local solve (docs/theory/beam.md "Local solve"): stop when
+    /// |F|_inf <= lie_tol max(|M|_inf, model momentum scale).
     double lie_tol = 1e-13;
     /// Use the model's batched (vectorised across nodes) sweeps where they apply (Beam::prepare_batch: the
     /// exact variant with Type-I noise). The same equations; results differ from the
@@ -258,7 +261,7 @@ class StaggeredStepper {
     }
   }
 
-  /// Set level 0: g^0, zeta(0); gamma^0 from the configurations (§5.2), zeta^{-1/2} by the start rule.
+  /// Set level 0: g^0, zeta(0); gamma^0 from the configurations, zeta^{-1/2} by the start rule.
   void initialize(const NodeField<Config>& g0, const NodeField<Algebra>& zeta0) {
     if (g0.size() != grid_.n_nodes() || zeta0.size() != grid_.n_nodes())
       throw std::invalid_argument("field::StaggeredStepper::initialize: one value per node is needed");
@@ -373,7 +376,8 @@ class StaggeredStepper {
   [[nodiscard]] const SegmentField<Algebra>& gamma() const { return gamma_; }
   /// Whether the steps use the model's batched sweeps (Options::batched).
   [[nodiscard]] bool batched() const { return batch_; }
-  /// Non-abelian models: the transported pre-momentum M~_j^n = T^+_{A^{n-1}} mu^{n-1/2} (§4.1).
+  /// Non-abelian models: the transported pre-momentum M~_j^n = T^+_{A^{n-1}} mu^{n-1/2} (docs/theory/beam.md,
+  /// "Discrete Euler-Poincaré equations").
   [[nodiscard]] const NodeField<Algebra>& pre_momentum() const { return Mt_; }
   /// Mass weights w_j.
   [[nodiscard]] double weight(std::ptrdiff_t j) const { return w_[static_cast<std::size_t>(j)]; }
@@ -414,7 +418,7 @@ class StaggeredStepper {
     return f;
   }
 
-  /// Sweep 2 (§5.3 steps 3-6) for all nodes; the interior is a tight parallel loop.
+  /// Sweep 2 (momentum, solve, reconstruction) for all nodes; the interior is a tight parallel loop.
   StepReport node_sweep() {
     const std::ptrdiff_t n = grid_.n_nodes();
     const double dt = opt_.dt;
@@ -552,7 +556,7 @@ class StaggeredStepper {
     return report;
   }
 
-  // ---- non-abelian groups (SE(3) beams), variant `exact` (§5.3) ----------------------------------------
+  // ---- non-abelian groups (SE(3) beams), variant `exact` (docs/theory/beam.md) ----------------------------
 
   /// Sweep 1: Pi = P(gamma - E); f^- = T^-_B Pi (to the first node), f^+ = T^+_B Pi (to the second), B = ds gamma.
   void stresses_lie() {
@@ -590,7 +594,7 @@ class StaggeredStepper {
   }
   /// Sweep 2: momentum, local Newton solve, reconstruction, per node (independent across nodes).
   ///
-  /// The local equation for zeta = zeta_j^{n+1/2} (mu = K zeta, §4.1, §4.4, §5.3 step 5):
+  /// The local equation for zeta = zeta_j^{n+1/2} (mu = K zeta, docs/theory/beam.md "Local solve"):
   ///   T^-_A(mu) [+ dW psi(g, mu)] [+ (dt/2) D zeta] = M,  A = dt zeta + theta,
   /// theta the Type-I increment, or theta = dW dPhi/dmu(g_j^n, mu) and psi = T*_e L_g dPhi/dg(g_j^n, mu) for a
   /// Type-II potential. Exact Type-I on Cayley with block inertia uses the reduced solve (Beam::reduced_solve)
@@ -703,7 +707,8 @@ class StaggeredStepper {
       A[j] = a;
       g[j] = g[j] * h;
       // exact: M~^{n+1} = Ad*_{tau(A)} M (the target of the solve, not T^+_A(K zeta)): equal up to the solver
-      // tolerance, but this way the momentum map telescopes exactly whatever the Newton residual (§4.1, §7.2).
+      // tolerance, but this way the momentum map telescopes exactly whatever the Newton residual
+      // (docs/theory/beam.md "Energies and momentum map").
       // approx: T^+_A(K zeta) = K zeta + ½ ad*_A K zeta (no exact transport).
       Mt[j] = approx ? Model::pre_approx(a, mu) : Model::transport(h, M);
     };
@@ -831,7 +836,8 @@ class StaggeredStepper {
 
   /// Sweep 3 (`approx`): the linearised compatibility (55) per segment from the stored increments A_j (zero at
   /// clamped nodes; a periodic grid's last segment runs from node J-1 to node 0, whose body-frame increment the
-  /// closure leaves unchanged). gamma is then a state variable of its own (§4.2).
+  /// closure leaves unchanged). gamma is then a state variable of its own (docs/theory/beam.md
+  /// "Discrete compatibility").
   StepReport strains_approx() {
     const std::ptrdiff_t m = grid_.n_segments(), n = grid_.n_nodes();
     const double ds = grid_.ds();

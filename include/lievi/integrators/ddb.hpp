@@ -1,6 +1,6 @@
 #pragma once
 /// @file lievi/integrators/ddb.hpp
-/// @brief The basic DDB integrator (seed 002 §4, Algorithm (ii); rigid-body-ddb spec §3) for the rigid body
+/// @brief The basic DDB integrator (seed 002 §4, Algorithm (ii); docs/theory/ddb.md) for the rigid body
 /// with double-bracket dissipation, templated on the SO(3) retraction (Cayley, exp, exp2).
 ///
 /// One step M_k -> M_{k+1}, R_k -> R_{k+1}:
@@ -9,11 +9,11 @@
 ///  (b) w_k = tau(h xi),  phi_k = phi(xi) = K ((I xi) × xi),
 ///  (c) M_{k+1} = tau(-h phi_k) ( tau(-h xi) M_k )  = Ad*_{w_k phi_d} M_k,  phi_d = tau(h phi_k),
 ///      R_{k+1} = R_k w_k.
-/// Conventions (spec §1): <mu, xi> = mu · xi, Ad*_g mu = g^T mu, tau(x)^T = tau(-x).
+/// Conventions (docs/theory/ddb.md "Conventions"): <mu, xi> = mu · xi, Ad*_g mu = g^T mu, tau(x)^T = tau(-x).
 ///
 /// Floating point: step (c) is written as M_{k+1} = M_k + delta with delta the sum of the two rotation
 /// increments, and delta is added with Kahan (compensated) summation whose residue is carried across steps,
-/// so |M|^2 stays within ~1 ulp of |M_0|^2 for any run length (spec §3; plain summation drifts ~1e-13 over
+/// so |M|^2 stays within ~1 ulp of |M_0|^2 for any run length (plain summation drifts ~1e-13 over
 /// 2.5e5 steps). Nothing is renormalised. Do not compile with -ffast-math (it deletes the compensation).
 ///
 /// Orders: first order for alpha > 0 (the dissipation factor is explicit in xi_k; fits over h in
@@ -21,7 +21,7 @@
 /// variational (symplectic) Lie–Poisson integrators (Bou-Rabee & Marsden 2009, eq. 4.26 for Cayley) with
 /// bounded energy error. DDB-exp2 uses the
 /// paper's truncated dexp^{-1} (beta = 1/12): no longer exactly variational, its energy error drifts slowly
-/// in long conservative runs (spec §3: windowed max 2.5e-7 -> 2.1e-7 over t = 5000 at h = 0.1).
+/// in long conservative runs (windowed max 2.5e-7 -> 2.1e-7 over t = 5000 at h = 0.1; docs/theory/ddb.md).
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
@@ -39,13 +39,13 @@
 
 namespace lievi::integrators {
 
-/// Which coadjoint action step (c) uses. Only `transpose` (Ad*_g mu = g^T mu, spec §1) is the method;
-/// `wrong_left` (Ad*_g mu = g mu, i.e. M_{k+1} = tau(+h phi_k)(tau(+h xi) M_k)) exists so that a test can
-/// show that a wrong convention does not converge (it is not registered).
+/// Which coadjoint action step (c) uses. Only `transpose` (Ad*_g mu = g^T mu, docs/theory/ddb.md) is the
+/// method; `wrong_left` (Ad*_g mu = g mu, i.e. M_{k+1} = tau(+h phi_k)(tau(+h xi) M_k)) exists so that a test
+/// can show that a wrong convention does not converge (it is not registered).
 enum class Coadjoint { transpose, wrong_left };
 
 /// How step (c) adds its increment to M. `compensated` (Kahan, the method) keeps |M|^2 at ~1 ulp for any run
-/// length; `plain` (M <- M + delta) exists so that a test can show the drift it causes (spec §3: ~1e-13
+/// length; `plain` (M <- M + delta) exists so that a test can show the drift it causes (~1e-13
 /// after 2.5e5 steps). Not registered.
 enum class Summation { compensated, plain };
 
@@ -57,7 +57,7 @@ struct RotationCoefficients;
 
 template <>
 struct RotationCoefficients<lie::Cayley<lie::SO3>> {
-  /// Cayley: a = c, b = c/2, c = 4 / (4 + |x|^2)  (spec §2 table).
+  /// Cayley: a = c, b = c/2, c = 4 / (4 + |x|^2)  (docs/theory/ddb.md, step (c)).
   static void get(const lie::Vec3& x, double& a, double& b) {
     a = lie::Cayley<lie::SO3>::c(x);
     b = 0.5 * a;
@@ -123,12 +123,12 @@ class DDB {
     xi_.setZero();
   }
 
-  /// psi_h(xi) = (dtau_{h xi}^{-1})^T I xi  (spec §3 (a); Cayley: p + (h/2) xi×p + (h^2/4)(xi·p) xi,
-  /// exp: p + (h/2) xi×p + h^2 beta(h|xi|) xi×(xi×p), p = I xi).
+  /// psi_h(xi) = (dtau_{h xi}^{-1})^T I xi  (docs/theory/ddb.md step (a); Cayley: p + (h/2) xi×p +
+  /// (h^2/4)(xi·p) xi, exp: p + (h/2) xi×p + h^2 beta(h|xi|) xi×(xi×p), p = I xi).
   [[nodiscard]] Vec3 psi(const Vec3& xi, double h) const { return R::dtau_inv_star_apply(h * xi, b_.I * xi); }
 
-  /// D psi_h(xi) = (dtau_{h xi}^{-1})^T I + h J_dtau_inv_star_x(h xi, I xi)  (equals the spec §3 closed forms
-  /// for symmetric I; tested).
+  /// D psi_h(xi) = (dtau_{h xi}^{-1})^T I + h J_dtau_inv_star_x(h xi, I xi)  (equals the closed forms of
+  /// docs/theory/ddb.md step (a) for symmetric I; tested).
   [[nodiscard]] Mat3 Dpsi(const Vec3& xi, double h) const {
     const Vec3 x = h * xi;
     return R::dtau_inv_star(x) * b_.I + h * R::J_dtau_inv_star_x(x, b_.I * xi);
@@ -144,7 +144,7 @@ class DDB {
     double g;      ///< coefficient of (xi × (xi × p)) xi^T: h^4 gamma (exp), 0 otherwise
   };
 
-  /// psi_h(xi) in the spec's closed form (spec §3 (a)), filling the shared terms:
+  /// psi_h(xi) in the closed form of docs/theory/ddb.md step (a), filling the shared terms:
   ///   cayley: p + (h/2) xi×p + (h^2/4)(xi·p) xi;   exp/exp2: p + (h/2) xi×p + h^2 beta xi×(xi×p).
   /// Fused for speed (one evaluation of p, xi×p, beta per iterate); equal to `psi` (tested).
   Vec3 psi_fused(const Vec3& xi, double h, PsiTerms& t) const {
@@ -169,7 +169,8 @@ class DDB {
     }
   }
 
-  /// D psi_h(xi) in the spec's closed form (spec §3), from the terms of the last `psi_fused` at this xi:
+  /// D psi_h(xi) in the closed form of docs/theory/ddb.md step (a), from the terms of the last `psi_fused` at
+  /// this xi:
   ///   cayley:   I + (h/2)(xi^ I - p^) + (h^2/4)[(xi·p) Id + 2 xi p^T]
   ///   exp:      I + (h/2)(xi^ I - p^) + h^2 beta [(xi·p) Id + 2 xi p^T - 2 p xi^T - |xi|^2 I]
   ///             + h^4 gamma (xi × (xi × p)) xi^T                  (exp2: beta = 1/12, no gamma term).
@@ -208,13 +209,14 @@ class DDB {
     return J;
   }
 
-  /// Start guess of spec §3: xi^0 = I^{-1}(M - (h/2) omega × M), omega = I^{-1} M (error O(h^2)).
+  /// Start guess (docs/theory/ddb.md step (a)): xi^0 = I^{-1}(M - (h/2) omega × M), omega = I^{-1} M (error
+  /// O(h^2)).
   [[nodiscard]] Vec3 initial_guess(const Vec3& M_k, double h) const {
     const Vec3 omega = I_inv_times(M_k);
     return I_inv_times(M_k - (0.5 * h) * omega.cross(M_k));
   }
 
-  /// Step (a): Newton for psi_h(xi) = M_k from the spec's start guess. If that fails (only for very large
+  /// Step (a): Newton for psi_h(xi) = M_k from the start guess above. If that fails (only for very large
   /// h: the guess is O(h^2) accurate), a continuation in the step size follows the solution branch from
   /// xi = I^{-1} M_k at h = 0 (Newton at h s for s increasing to 1, halving the increment on failure).
   /// Returns the Newton report (iterations summed over all attempts).
@@ -311,7 +313,7 @@ class DDB {
     LIEVI_DDB_EVAL_F();
     for (int it = 1; it <= newton_.max_iterations; ++it) {
       r.iterations = it;
-      // D psi (spec §3), column-major entries A_ij.
+      // D psi (docs/theory/ddb.md step (a)), column-major entries A_ij.
       const double a2 = 2.0 * a, ad = a * d;
       double A00 = I0 + ad + a2 * x0 * p0, A01 = -hh * x2 * I1 + hh * p2 + a2 * x0 * p1,
              A02 = hh * x1 * I2 - hh * p1 + a2 * x0 * p2;
@@ -396,7 +398,7 @@ class DDB {
 
   /// M' = tau(-h xi) M_k  (the first factor of step (c), transpose convention), computed exactly as `update`
   /// computes it (same coefficients, same operations), for methods that need M' before step (c) completes
-  /// (the symmetric DDB of spec §4 solves for xi_{k+1} against it).
+  /// (the symmetric DDB, ddb_symmetric.hpp, solves for xi_{k+1} against it).
   [[nodiscard]] static Vec3 first_rotation(const Vec3& M_k, const Vec3& xi, double h) {
     constexpr double s = Convention == Coadjoint::transpose ? -1.0 : 1.0;
     const Vec3 x_xi = (s * h) * xi;
@@ -408,11 +410,11 @@ class DDB {
     return Vec3(Mk[0] + d1[0], Mk[1] + d1[1], Mk[2] + d1[2]);
   }
 
-  /// Step (c) and the attitude for given xi_k and phi_k (spec §3 (b, c)):
+  /// Step (c) and the attitude for given xi_k and phi_k (docs/theory/ddb.md steps (b), (c)):
   ///   M_{k+1} = tau(-h phi_k) ( tau(-h xi_k) M_k ),   R_{k+1} = R_k tau(h xi_k),
   /// with M_{k+1} = M_k + (delta_1 + delta_2) summed by Kahan compensation against the residue `c` (carried by
-  /// the caller across steps; reset to 0 at the start of a run). Shared by DDB, the symmetric DDB (spec §4,
-  /// with phi_k = phibar) and Moser–Veselov (spec §5 (b), with R = Cayley). No allocation.
+  /// the caller across steps; reset to 0 at the start of a run). Shared by DDB, the symmetric DDB (with
+  /// phi_k = phibar) and Moser–Veselov (its step (b), with R = Cayley). No allocation.
   [[gnu::always_inline]] static inline void update(models::RigidBodyState& x, Vec3& c, const Vec3& xi,
                                                    const Vec3& phi_k, double h) {
     // (c) M' = tau(-h xi) M_k, M_{k+1} = tau(-h phi_k) M'  (wrong_left: +h), as increments.

@@ -1,20 +1,21 @@
 #pragma once
 /// @file lievi/integrators/ddb_symmetric.hpp
-/// @brief The symmetric DDB of seed 002 Remark 4.10 with the start/output correction of rigid-body-ddb spec §4
-/// (`ddb-symmetric`), templated on the SO(3) retraction (Cayley, exp, exp2) and the dissipation quadrature.
+/// @brief The symmetric DDB of seed 002 Remark 4.10 with the start/output correction of docs/theory/ddb.md
+/// ("The symmetric DDB"; `ddb-symmetric`), templated on the SO(3) retraction (Cayley, exp, exp2) and the
+/// dissipation quadrature.
 ///
-/// The method carries xi_k. One step, spec §4:
+/// The method carries xi_k. One step:
 ///   M'_k = tau(-h xi_k) M_k,
 ///   solve  G(z) = psi_h(z) - tau(-h phibar(z)) M'_k = 0  for z = xi_{k+1}  (Newton),
 ///   M_{k+1} = tau(-h phibar(z)) M'_k,   R_{k+1} = R_k tau(h xi_k),
-/// with psi_h(xi) = (dtau_{h xi}^{-1})^T I xi (spec §3 (a)) and
+/// with psi_h(xi) = (dtau_{h xi}^{-1})^T I xi (step (a) of the basic DDB) and
 ///   midpoint:  phibar(z) = phi((xi_k + z)/2),      trapezoid:  phibar(z) = ½ (phi(xi_k) + phi(z)),
-/// phi(xi) = K ((I xi) × xi). Newton Jacobian (spec §4):
+/// phi(xi) = K ((I xi) × xi). Newton Jacobian:
 ///   DG = D psi(z) - h M^_{k+1} dtau_{-h phibar} D phibar(z),   D phi(xi) = K ((I xi)^ - xi^ I),
 ///   midpoint D phibar = ½ D phi((xi_k + z)/2),  trapezoid D phibar = ½ D phi(z);
 /// predictor z^0 = 2 xi_k - xi_{k-1}; xi_0 from M_0 by step (a) of the basic DDB (DDB::solve_xi).
 ///
-/// Processing (spec §4, `symmetric_processing = true`, the default): the map between M and p = I xi absorbs
+/// Processing (`symmetric_processing = true`, the default): the map between M and p = I xi absorbs
 /// half a step of the conservative flow and none of the dissipative one, so the raw scheme (start from
 /// M_0 = mu(t_0), read M_k as mu(t_k)) is only first order. The corrected method runs the recursion above on
 ///   M~_0 = tau(-(h/2) phi(I^{-1} M_0)) M_0   and reports   M_k = tau(+(h/2) phi(I^{-1} M~_k)) M~_k,
@@ -23,7 +24,7 @@
 ///
 /// Floating point: the recursion's M~ is updated by DDB::update (step (c) as increments with Kahan summation,
 /// residue carried across steps) and the reported M = M~ + (delta - c) folds the residue in, so |M|^2 stays at
-/// round-off for any run length (spec §3). h must be the same in `start` and every `step`.
+/// round-off for any run length. h must be the same in `start` and every `step`.
 #include <Eigen/Core>
 #include <cmath>
 #include <limits>
@@ -40,7 +41,7 @@
 
 namespace lievi::integrators {
 
-/// The dissipation quadrature phibar of Remark 4.10 (spec §4).
+/// The dissipation quadrature phibar of Remark 4.10.
 enum class DissipationQuadrature {
   midpoint,   ///< phibar = phi((xi_k + xi_{k+1})/2)
   trapezoid,  ///< phibar = ½ (phi(xi_k) + phi(xi_{k+1}))
@@ -95,7 +96,7 @@ class DDBSymmetric {
   /// The recursion's momentum M~_k (equal to the reported M_k without processing).
   [[nodiscard]] const Vec3& internal_M() const { return s_.M; }
 
-  /// phibar(z) for given xi_k (spec §4).
+  /// phibar(z) for given xi_k.
   [[nodiscard]] Vec3 phibar(const Vec3& xi_k, const Vec3& z) const {
     if constexpr (Q == DissipationQuadrature::midpoint) {
       return b_.phi(0.5 * (xi_k + z));
@@ -103,7 +104,7 @@ class DDBSymmetric {
       return 0.5 * (b_.phi(xi_k) + b_.phi(z));
     }
   }
-  /// D phi(xi) = K ((I xi)^ - xi^ I)  (spec §4).
+  /// D phi(xi) = K ((I xi)^ - xi^ I).
   [[nodiscard]] Mat3 Dphi(const Vec3& xi) const { return b_.K * (lie::hat(b_.I * xi) - lie::hat(xi) * b_.I); }
   /// D phibar(z) = ½ D phi((xi_k + z)/2) (midpoint) or ½ D phi(z) (trapezoid).
   [[nodiscard]] Mat3 Dphibar(const Vec3& xi_k, const Vec3& z) const {
@@ -114,12 +115,12 @@ class DDBSymmetric {
     }
   }
 
-  /// G(z) = psi_h(z) - tau(-h phibar(z)) M'_k  (spec §4).
+  /// G(z) = psi_h(z) - tau(-h phibar(z)) M'_k.
   [[nodiscard]] Vec3 G(const Vec3& z, const Vec3& xi_k, const Vec3& M_prime, double h) const {
     typename Basic::PsiTerms t;
     return ddb_.psi_fused(z, h, t) - rotate(-h * phibar(xi_k, z), M_prime);
   }
-  /// DG(z) = D psi(z) - h M^_{k+1} dtau_{-h phibar} D phibar(z),  M_{k+1} = tau(-h phibar(z)) M'_k  (spec §4).
+  /// DG(z) = D psi(z) - h M^_{k+1} dtau_{-h phibar} D phibar(z),  M_{k+1} = tau(-h phibar(z)) M'_k.
   [[nodiscard]] Mat3 DG(const Vec3& z, const Vec3& xi_k, const Vec3& M_prime, double h) const {
     typename Basic::PsiTerms t;
     ddb_.psi_fused(z, h, t);
@@ -196,8 +197,9 @@ class DDBSymmetric {
     return res;
   }
 
-  /// The reported momentum from the recursion's M~ (spec §4): tau(+(h/2) phi(I^{-1} M~)) M~ with processing,
-  /// M~ without; the Kahan residue c (M~_exact ~ M~ - c) is folded into the one rounding of the sum.
+  /// The reported momentum from the recursion's M~ (the output processing above): tau(+(h/2) phi(I^{-1} M~))
+  /// M~ with processing, M~ without; the Kahan residue c (M~_exact ~ M~ - c) is folded into the one rounding
+  /// of the sum.
   [[nodiscard]] Vec3 reported_M() const {
     if (!processing_) return s_.M;
     const Vec3 delta = increment((0.5 * h_) * b_.phi(b_.omega(s_.M)), s_.M);

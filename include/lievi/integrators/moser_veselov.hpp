@@ -1,17 +1,17 @@
 #pragma once
 /// @file lievi/integrators/moser_veselov.hpp
 /// @brief The Moser–Veselov discrete rigid body with double-bracket dissipation (seed 002 Example 4.5;
-/// rigid-body-ddb spec §5), `moser-veselov`.
+/// docs/theory/ddb.md "Moser–Veselov"), `moser-veselov`.
 ///
 /// Matrix form (Example 4.5): J = ½ tr(I) Id - I; (a) find w in SO(3) with M^_k = (w J - J w^T)/h;
 /// (b) M^_{k+1} = (w phi_d)^T M^_k (w phi_d), phi_d = cay(h phi(xi)), xi = cay^{-1}(w)/h.
-/// Vector form, as implemented (spec §5): with w = cay(h xi), p = I xi, step (a) reads
+/// Vector form, as implemented: with w = cay(h xi), p = I xi, step (a) reads
 ///   M_k = (p + (h/2) xi × p) / (1 + h^2 |xi|^2 / 4),
 /// solved by Newton on G(xi) = p + (h/2) xi × p - (1 + h^2|xi|^2/4) M_k = 0 with the analytic Jacobian
 ///   DG = I + (h/2)(xi^ I - p^) - (h^2/2) M_k xi^T;
 /// step (b) is exactly the DDB-Cayley update M_{k+1} = cay(-h phi(xi)) (cay(-h xi) M_k), computed by
 /// DDB<Cayley>::update (increments with Kahan summation, residue carried), attitude R_{k+1} = R_k w.
-/// The literal 3x3 conjugation drifts ~1e-12 in |M|^2 over 1e5 steps (spec §5); the matrix form is kept only for
+/// The literal 3x3 conjugation drifts ~1e-12 in |M|^2 over 1e5 steps; the matrix form is kept only for
 /// checking the step-(a) residual (`residual_matrix_form`).
 ///
 /// Existence: along a principal axis (M = m e_i) step (a) is the quadratic (h^2 m/4) x^2 - I_i x + m = 0, real
@@ -58,12 +58,12 @@ class MoserVeselov {
   /// J = ½ tr(I) Id - I  (Example 4.5).
   [[nodiscard]] Mat3 J() const { return 0.5 * b_.I.trace() * Mat3::Identity() - b_.I; }
 
-  /// G(xi) = p + (h/2) xi × p - (1 + h^2 |xi|^2 / 4) M,  p = I xi  (spec §5 (a)).
+  /// G(xi) = p + (h/2) xi × p - (1 + h^2 |xi|^2 / 4) M,  p = I xi  (step (a)).
   [[nodiscard]] Vec3 G(const Vec3& xi, const Vec3& M, double h) const {
     const Vec3 p = b_.I * xi;
     return p + (0.5 * h) * xi.cross(p) - (1.0 + 0.25 * h * h * xi.squaredNorm()) * M;
   }
-  /// DG(xi) = I + (h/2)(xi^ I - p^) - (h^2/2) M xi^T  (spec §5 (a)).
+  /// DG(xi) = I + (h/2)(xi^ I - p^) - (h^2/2) M xi^T  (step (a)).
   [[nodiscard]] Mat3 DG(const Vec3& xi, const Vec3& M, double h) const {
     const Vec3 p = b_.I * xi;
     return b_.I + (0.5 * h) * (lie::hat(xi) * b_.I - lie::hat(p)) - (0.5 * h * h) * M * xi.transpose();

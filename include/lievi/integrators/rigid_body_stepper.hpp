@@ -1,7 +1,7 @@
 #pragma once
 /// @file lievi/integrators/rigid_body_stepper.hpp
 /// @brief The one stepping interface of the rigid-body methods, type-erased over the templated cores,
-/// and the registry that maps method ids (docs/interfaces.md) to steppers.
+/// and the registry that maps method ids (docs/cli.md `lievi methods`, README.md) to steppers.
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,8 +65,9 @@ MethodTraits rigid_body_method_traits(const RigidBodyMethodOptions& options);
 /// the DDB steppers calls it too). Throws lievi::invalid_argument (all issues together) if
 ///  - `integrator.method` / `integrator.retraction` is unknown (the retraction only for the DDB family),
 ///  - `integrator.dt` is not finite and > 0,
-///  - DDB with tau = exp and  dt |M0| / I_min >= 2 pi: step (a) has a pole at h|xi| = 2 pi (rigid-body-ddb
-///    spec §3); since |xi| <= |M|/I_min and |M| = |M0| is conserved, the bound is known a priori.
+///  - DDB with tau = exp and  dt |M0| / I_min >= 2 pi: step (a) has a pole at h|xi| = 2 pi
+///    (docs/theory/ddb.md step (a)); since |xi| <= |M|/I_min and |M| = |M0| is conserved, the bound is known
+///    a priori.
 void check_rigid_body_step(const models::RigidBody& model, const RigidBodyMethodOptions& options,
                            const models::Vec3& M0, double dt);
 

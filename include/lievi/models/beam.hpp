@@ -1,14 +1,14 @@
 #pragma once
 /// @file lievi/models/beam.hpp
 /// @brief The geometrically exact (Simo-Reissner / Cosserat) beam on SE(3) as a field model for the staggered
-/// integrator (beam-integrators.md §2, §3.3, §4.1): configuration g = (R, p) per node, left-trivialised
+/// integrator (docs/theory/beam.md): configuration g = (R, p) per node, left-trivialised
 /// velocity zeta = (omega, v) and strain gamma = (kappa, Gamma) in se(3) (angular part first), Lagrangian
 /// density ℓ = ½ <zeta, K zeta> − ½ <gamma − E, P (gamma − E)> per unit length.
 ///
 /// Properties may vary along the beam: the stiffness P per segment, the inertia K per node (the weighted mean
 /// of the adjacent segments' K, built by `BeamProperties`). The retraction is a template parameter (Cayley by
-/// default, or Exp); the variant `exact` of the spec §4.3 uses T^-_x mu = (dtau_x^{-1})^* mu and
-/// T^+_x mu = (dtau_{-x}^{-1})^* mu.
+/// default, or Exp); the variant `exact` (docs/theory/beam.md "The two variants") uses T^-_x mu =
+/// (dtau_x^{-1})^* mu and T^+_x mu = (dtau_{-x}^{-1})^* mu.
 ///
 /// Loads: gravity (a body wrench (0, rho A R^T g) per unit length, i.e. w_j times that at node j) and a
 /// time-dependent point-wrench hook `Beam::point_load` (on the nodes `point_load_nodes`, or on all), both in the
@@ -47,7 +47,7 @@ using lie::Mat6;
 using lie::SE3;
 using lie::Vec6;
 
-/// Constant cross-section and material data, giving K and P (beam-integrators.md §2.2).
+/// Constant cross-section and material data, giving K and P (docs/theory/beam.md "Section constants").
 struct Section {
   double rho = 1.0, E = 1.0, G = 1.0;              ///< density, Young's and shear modulus
   double A = 1.0, J1 = 1.0, J2 = 1.0, J3 = 1.0;    ///< area, polar and bending second moments
@@ -80,7 +80,8 @@ struct Section {
   return e;
 }
 
-/// A-priori bound on the largest eigenfrequency of the linearised semi-discrete beam (beam-integrators.md §5.4):
+/// A-priori bound on the largest eigenfrequency of the linearised semi-discrete beam (docs/theory/beam.md
+/// "Stability bound"):
 /// omega_max^2 <= 4 c_max^2 / ds^2 + omega_sh^2 with c_max^2 = max_i P_ii / K_ii (axial, shear, bending,
 /// torsion wave speeds) and omega_sh^2 = max(P_44 / K_11, P_55 / K_22) (shear-rotation coupling; indices 0-based,
 /// angular first). Uses the diagonals of K and P. The leapfrog-type scheme is stable for dt < 2 / omega_max.
@@ -91,7 +92,8 @@ struct Section {
   return std::sqrt(4.0 * c2 / (ds * ds) + sh2);
 }
 
-/// The Type-II stochastic potential Phi(g, mu) = <mu, Theta> with a constant Theta in se(3) (§2.4, §4.4):
+/// The Type-II stochastic potential Phi(g, mu) = <mu, Theta> with a constant Theta in se(3)
+/// (docs/theory/beam.md "Stochastic forms: Type-I and Type-II"):
 /// dPhi/dmu = Theta, no g-dependence, so Type-II is Type-I with common or independent noise. As a potential for
 /// field::TypeII on the beam; the general hook takes any type with the same four members.
 struct ConstantThetaPotential {
@@ -125,7 +127,7 @@ struct Beam {
   /// these nodes only, on every path, and the batched node sweep solves the other nodes (prepare_batch checks
   /// the list and throws std::invalid_argument if it is not increasing or names a node the beam does not have).
   std::vector<std::ptrdiff_t> point_load_nodes;
-  double momentum_scale = 1.0;  ///< a momentum scale of the run (Newton's absolute floor, §5.3)
+  double momentum_scale = 1.0;  ///< a momentum scale of the run (Newton's absolute floor, docs/theory/beam.md)
   /// Damping matrices D_j per node (empty = no damping); see the file comment and set_damping.
   std::vector<Mat6> D_node;
   /// Periodic grids: g_{j+J} = closure g_j.
@@ -302,7 +304,7 @@ struct Beam {
     if (point_load && (point_load_nodes.empty() || has_point_load(j))) f += point_load(j, g, t);
     return f;
   }
-  /// The largest stable dt of the a-priori bound over all nodes / segments: 2 / omega_max (§5.4). With
+  /// The largest stable dt of the a-priori bound over all nodes / segments: 2 / omega_max. With
   /// per-node K and per-segment P the bound pairs each segment with its two nodes.
   [[nodiscard]] double stable_dt(double ds) const {
     double w = 0.0;
@@ -329,13 +331,13 @@ struct Beam {
   }
   /// The image of node 0 one period on, closure g_0 (the far end of a periodic grid's last segment).
   [[nodiscard]] Config wrapped(const Config& g0) const { return closure * g0; }
-  /// T^-_x mu = (dtau_x^{-1})^* mu (exact variant, §4).
+  /// T^-_x mu = (dtau_x^{-1})^* mu (exact variant).
   [[nodiscard]] static Algebra post(const Algebra& x, const Algebra& mu) { return Ret::dtau_inv_star_apply(x, mu); }
   /// T^+_x mu = (dtau_{-x}^{-1})^* mu.
   [[nodiscard]] static Algebra pre(const Algebra& x, const Algebra& mu) {
     return Ret::dtau_inv_star_apply(Algebra(-x), mu);
   }
-  /// The `approx` variant's operators (paper's (44), truncation-then-variation, §4): T^-_x mu = mu - ½ ad*_x mu.
+  /// The `approx` variant's operators (paper's (44), truncation-then-variation): T^-_x mu = mu - ½ ad*_x mu.
   [[nodiscard]] static Algebra post_approx(const Algebra& x, const Algebra& mu) { return mu - 0.5 * SE3::ad_star(x, mu); }
   /// T^+_x mu = mu + ½ ad*_x mu (approx).
   [[nodiscard]] static Algebra pre_approx(const Algebra& x, const Algebra& mu) { return mu + 0.5 * SE3::ad_star(x, mu); }
@@ -351,7 +353,7 @@ struct Beam {
     }
     return -0.5 * SE3::J_ad_star_x(mu);
   }
-  /// The linearised compatibility of the `approx` variant (paper's (55), §4.2), solved for the new strain:
+  /// The linearised compatibility of the `approx` variant (paper's (55)), solved for the new strain:
   ///   (I + ½ ad_{A_a}) ds gamma' = ds gamma + A_b - A_a + ½ [ds gamma, A_b]
   /// for the segment from node a (increment A_a) to node b (A_b). I + ½ ad_A is block lower triangular with
   /// diagonal blocks I + ½ hat(w) (A = (w, v)), inverted in closed form:
@@ -369,7 +371,7 @@ struct Beam {
     return out / ds;
   }
   /// Ad*_h M = (R^T (m - p x n), R^T n) for h = (R, p): the discrete Lie-Poisson transport of the post-momentum,
-  /// M~^{n+1} = Ad*_{tau(A)} M^n (§4.1; equal to T^+_A mu for the exact variant).
+  /// M~^{n+1} = Ad*_{tau(A)} M^n (equal to T^+_A mu for the exact variant; docs/theory/beam.md).
   [[nodiscard]] static Algebra transport(const Config& h, const Algebra& M) {
     const Eigen::Matrix3d Rt = h.rotation().transpose();
     Vec6 out;
@@ -378,8 +380,8 @@ struct Beam {
     return out;
   }
   /// Newton Jacobian of zeta -> T^-_{dt zeta + theta}(K zeta) [+ (dt/2) D_j zeta with damping]:
-  /// (dtau_A^{-1})^T K + dt D(A, K zeta) [+ (dt/2) D_j] (§5.3); for Exp the approximation D ≈ −½ C(mu) (spec §1.4:
-  /// no short closed form; Newton then converges linearly).
+  /// (dtau_A^{-1})^T K + dt D(A, K zeta) [+ (dt/2) D_j]; for Exp the approximation D ≈ −½ C(mu) (no short
+  /// closed form; exact at A = 0; Newton then converges linearly).
   [[nodiscard]] Mat6 solve_jacobian(std::ptrdiff_t j, const Algebra& A, const Algebra& mu, double dt) const {
     Mat6 D;
     if constexpr (requires { Ret::J_dtau_inv_star_x(A, mu); }) {
@@ -490,7 +492,7 @@ struct Beam {
       residual = std::max(R.cwiseAbs().maxCoeff(), Rl.cwiseAbs().maxCoeff());
       iterations = it;
       if (!(residual <= 1e300)) return false;
-      // at least one Newton update: the tolerance mixes the angular and linear momenta (spec §5.3), and
+      // at least one Newton update: the tolerance mixes the angular and linear momenta, and
       // the warm start's angular residual can already be below it for a slowly turning node, whose torque
       // would then be dropped (an O(tol) error per step, dominant for fine grids at small dt)
       if (residual <= scale && it > 0) {
@@ -518,7 +520,7 @@ struct Beam {
     }
   }
 
-  /// 1 + tr of the relative rotation: the Cayley retraction is singular at rotations by pi (§1.4); the
+  /// 1 + tr of the relative rotation: the Cayley retraction is singular at rotations by pi; the
   /// stepper refuses margins below tol::cayley_margin.
   [[nodiscard]] static double cayley_margin(const Config& g, const Config& h) {
     return 1.0 + (g.rotation().transpose() * h.rotation()).trace();

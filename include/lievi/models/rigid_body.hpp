@@ -1,6 +1,6 @@
 #pragma once
 /// @file lievi/models/rigid_body.hpp
-/// @brief The free rigid body with double-bracket dissipation (seed 002; rigid-body-ddb spec §1).
+/// @brief The free rigid body with double-bracket dissipation (seed 002; docs/theory/ddb.md "Conventions").
 ///
 ///   dM/dt = M × Omega + M × phi(Omega),  Omega = I^{-1} M,
 /// with the dissipation map phi(xi) = K ((I xi) × xi); for K = alpha Id this is
@@ -41,7 +41,8 @@ struct RigidBody {
   [[nodiscard]] double energy(const Vec3& M) const { return 0.5 * M.dot(I_inv * M); }
   /// C = |M|^2.
   [[nodiscard]] static double casimir(const Vec3& M) { return M.squaredNorm(); }
-  /// phi(xi) = K ((I xi) × xi)  (spec §1; = alpha M × Omega for K = alpha Id, xi = Omega).
+  /// phi(xi) = K ((I xi) × xi)  (docs/theory/ddb.md "Conventions"; = alpha M × Omega for K = alpha Id,
+  /// xi = Omega).
   [[nodiscard]] Vec3 phi(const Vec3& xi) const { return K * (I * xi).cross(xi); }
   /// Continuous vector field f(M) = M × Omega + M × phi(Omega).
   [[nodiscard]] Vec3 field(const Vec3& M) const {

@@ -1,13 +1,14 @@
 #pragma once
 /// @file lievi/models/wave.hpp
-/// @brief The (vector) wave equation as a field theory on the abelian group G = R^N (beam-integrators.md
-/// §2.6): configuration phi in R^N, velocity zeta = phi_t, strain gamma = phi_s, Lagrangian density
-/// ℓ = ½ ρ |zeta|² − ½ κ |gamma|² per unit length, wave speed c = sqrt(κ / ρ).
+/// @brief The (vector) wave equation as a field theory on the abelian group G = R^N (docs/theory/beam.md
+/// "The wave equation as the abelian case"): configuration phi in R^N, velocity zeta = phi_t, strain
+/// gamma = phi_s, Lagrangian density ℓ = ½ ρ |zeta|² − ½ κ |gamma|² per unit length, wave speed c = sqrt(κ /
+/// ρ).
 ///
 /// All ad terms vanish and tau is the identity on R^N, so the exact and the approximate variants of the
-/// integrators coincide (§4.5): the Type-I scheme is the staggered leapfrog / 1-D Yee scheme. N = 1 is the
-/// scalar wave equation of the paper (Algebra = double); N > 1 (Eigen vectors) shows the field machinery is
-/// generic over the group and is used by tests.
+/// integrators coincide (docs/theory/staggered.md "One step"): the Type-I scheme is the staggered leapfrog /
+/// 1-D Yee scheme. N = 1 is the scalar wave equation of the paper (Algebra = double); N > 1 (Eigen vectors)
+/// shows the field machinery is generic over the group and is used by tests.
 #include <Eigen/Core>
 #include <cmath>
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 /// @file lievi/noise/philox.hpp
-/// @brief The counter-based noise streams of docs/interfaces.md "Noise streams": Philox4x32-10 (Random123)
+/// @brief The counter-based noise streams of docs/scenarios.md "Streams": Philox4x32-10 (Random123)
 /// keyed by (seed, path) with counter (step on the base_dt grid, mode, draw block), uniforms by a fixed rule
 /// and standard normals by a fixed Box-Muller written in lievi.
 ///

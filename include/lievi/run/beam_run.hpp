@@ -6,16 +6,19 @@
 /// summary.json, plots.
 ///
 /// Series columns (docs/outputs.md): t, E_d, E_c, kinetic (time-centred, (K^{n-1/2} + K^{n+1/2})/2),
-/// potential (V^n: strain energy plus gravity), Jang_x..z, Jlin_x..z (the spatial momentum map of the
-/// pre-momentum at t_n: sum_j w_j Ad*_{g_j^{-1}} M~_j^n; conserved to round-off with free ends and no loads),
+/// potential (V^n: strain energy plus gravity), Jang_x..z, Jlin_x..z (the spatial momentum map at t_n: the
+/// pre-momentum plus half a step of load, sum_j Ad*_{g_j^{-1}} (w_j M~_j^n + (dt/2) F_j^n), F_j^n the
+/// external wrench on node j, not added at driven nodes; docs/theory/beam.md "Energies and momentum map";
+/// conserved to round-off with free ends and no loads, variant exact),
 /// orth_err (max_j |R_j^T R_j - I|), strain_consistency (max |gamma - tau^{-1}(g_j^{-1} g_{j+1})/ds|: 0 for
 /// `exact` on the generic path, round-off on the batched sweeps, which evaluate tau^{-1} in another order;
 /// O(ds^2) for `approx`), newton_max (of the step n -> n+1), end0_*, endL_* (positions of the first and last node), then
 /// p<j>_* for each probe node.
 ///
-/// A-priori check: dt >= the stability bound 2/omega_max of beam-integrators.md §5.4 is refused as bad input
-/// naming the largest stable dt, unless integrator.allow_unstable = true. Newton failure, a non-finite value or
-/// a relative rotation near pi between neighbours (Cayley) stop the run with step, node / segment and residual.
+/// A-priori check: dt >= the stability bound 2/omega_max of docs/theory/beam.md "Stability bound" is refused
+/// as bad input naming the largest stable dt, unless integrator.allow_unstable = true. Newton failure, a
+/// non-finite value or a relative rotation near pi between neighbours (Cayley) stop the run with step, node /
+/// segment and residual.
 #include <filesystem>
 
 #include "lievi/io/beam_scenario.hpp"
@@ -23,7 +26,7 @@
 
 namespace lievi::run {
 
-/// The largest stable dt of the a-priori bound (§5.4).
+/// The largest stable dt of the a-priori bound (docs/theory/beam.md "Stability bound").
 [[nodiscard]] double beam_stable_dt(const io::BeamScenario& s);
 /// Throws lievi::invalid_argument naming integrator.dt when dt is beyond the bound (unless allowed).
 void check_beam(const io::BeamScenario& s);

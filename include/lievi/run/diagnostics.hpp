@@ -2,7 +2,7 @@
 /// @file lievi/run/diagnostics.hpp
 /// @brief Per-step invariant diagnostics of a rigid-body run (summary.json `diagnostics`).
 ///
-/// Over every accepted step k (seed 002 §3; rigid-body-ddb spec §1, §3):
+/// Over every accepted step k (seed 002 §3; docs/theory/ddb.md "Conventions", "One step, as implemented"):
 ///  - casimir_max_rel_drift     = max_k |C(M_k) - C(M_0)| / C(M_0),  C(M) = |M|^2 (Casimir, exact for DDB);
 ///  - energy_max_step_increase  = max_k (H(M_k) - H(M_{k-1})),  H = ½ M · 𝕀^{-1} M  (<= a few ulps in A–C);
 ///  - energy_max_step_increase_rel = the same divided by H(M_0);

@@ -2,12 +2,12 @@
 /// @file lievi/run/rigid_body_run.hpp
 /// @brief The rigid-body run pipeline: scenario -> stepper -> run loop -> observers -> output folder.
 ///
-/// Time stepping (docs/interfaces.md): N = t_end / dt steps of size h = dt; t_k = k h (t_N = t_end exactly);
-/// observers see every step and the output times (k = 0, every `output.every` steps, k = N). A step that
-/// returns converged = false, leaves a non-finite state or reported value (M, R, the energy H, |M|^2), blows
-/// up, or raises H under pure dissipation (K != 0) beyond round-off (health::dissipation_rise_tol) stops the
-/// run: the last good state is the final one (written as a row if it was not an output time), and the result
-/// is not complete, with a failure record (summary status "failed").
+/// Time stepping (docs/scenarios.md "Step count"): N = t_end / dt steps of size h = dt; t_k = k h (t_N =
+/// t_end exactly); observers see every step and the output times (k = 0, every `output.every` steps, k = N).
+/// A step that returns converged = false, leaves a non-finite state or reported value (M, R, the energy H,
+/// |M|^2), blows up, or raises H under pure dissipation (K != 0) beyond round-off
+/// (health::dissipation_rise_tol) stops the run: the last good state is the final one (written as a row if it
+/// was not an output time), and the result is not complete, with a failure record (summary status "failed").
 #include <filesystem>
 #include <memory>
 #include <span>

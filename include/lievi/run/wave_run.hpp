@@ -6,8 +6,8 @@
 /// Time levels (docs/outputs.md): the row of level n has t_n, the paper's energy E_d^n = K^{n+1/2} + V^n,
 /// the centred E_c^n = (K^{n-1/2} + K^{n+1/2})/2 + V^n and phi_j^n at the probe nodes. Because E^n needs the
 /// velocity zeta^{n+1/2} of the step n -> n+1, a row is complete after that step; the last level N takes its
-/// K^{N+1/2} from a trial velocity update (beam-integrators.md §7.1). Rows at n = 0, every `output.every`
-/// levels, and n = N; field snapshots every `output.fields_every` levels and at n = N.
+/// K^{N+1/2} from a trial velocity update (docs/theory/staggered.md "Energies"). Rows at n = 0, every
+/// `output.every` levels, and n = N; field snapshots every `output.fields_every` levels and at n = N.
 ///
 /// A-priori check: dt > ds / c (the CFL limit of the staggered leapfrog) is refused as bad input naming the
 /// largest stable dt, unless `integrator.allow_unstable = true`. A non-finite value mid-run stops the run

@@ -1,7 +1,8 @@
 #pragma once
 /// @file lievi/integrators/ode/dop853.hpp
 /// @brief DOP853 — the explicit Dormand–Prince 8(5,3) pair with adaptive step control — for the rigid body,
-/// integrating the attitude with the momentum (rigid-body-ddb spec §6; comparator of seed 002):
+/// integrating the attitude with the momentum (docs/theory/ddb.md "Comparators and scenarios"; comparator of
+/// seed 002):
 ///   y = (M, vec R) in R^12,  dM/dt = f(M) (models/rigid_body.hpp),  dR/dt = R hat(Omega),  Omega = I^{-1} M.
 ///
 /// Method (Hairer, Nørsett & Wanner, Solving Ordinary Differential Equations I, 2nd ed., Springer 1993,

@@ -1,13 +1,13 @@
 #pragma once
 /// @file lievi/integrators/ode/lobatto_iiic.hpp
 /// @brief Three-stage Lobatto IIIC (order 4, implicit, L-stable) for the rigid body, integrating the attitude
-/// with the momentum (rigid-body-ddb spec §6; the comparator of seed 002):
+/// with the momentum (docs/theory/ddb.md "Comparators and scenarios"; the comparator of seed 002):
 ///   dM/dt = f(M) = M × Omega + M × K (M × Omega),  Omega = I^{-1} M  (models/rigid_body.hpp),
 ///   dR/dt = R hat(Omega).
 ///
 /// Stages (s = 3):  M_i = M_k + h sum_j a_ij f(M_j),  M_{k+1} = M_k + h sum_j b_j f(M_j).
 /// The 9 stage values of M are found by Newton's method with the analytic Jacobian
-///   DF = Id_9 - h [a_ij Df(M_j)]_{ij}  (Df = `LobattoIIIC::J_field_M`, spec §6).
+///   DF = Id_9 - h [a_ij Df(M_j)]_{ij}  (Df = `LobattoIIIC::J_field_M`).
 /// Given the converged Omega_j = I^{-1} M_j, the same tableau applied to dR/dt = R hat(Omega) is *linear* in
 /// the R stages:  R_i = R_k + h sum_j a_ij R_j hat(Omega_j).  Transposed, with W_j = hat(Omega_j) and
 /// hat(x)^T = -hat(x):  R_i^T + h sum_j a_ij W_j R_j^T = R_k^T, one 9x9 system G Y = [R_k^T; R_k^T; R_k^T]
@@ -35,7 +35,7 @@ struct LobattoIIIC {
   using Mat9 = Eigen::Matrix<double, 9, 9>;
 
   // Lobatto IIIC, s = 3, order 2s - 2 = 4: Hairer & Wanner, Solving Ordinary Differential Equations II,
-  // 2nd ed., Springer 1996, Section IV.5 (Lobatto IIIC, s = 3); rigid-body-ddb spec §6.
+  // 2nd ed., Springer 1996, Section IV.5 (Lobatto IIIC, s = 3).
   static constexpr double a[3][3] = {{1.0 / 6.0, -1.0 / 3.0, 1.0 / 6.0},
                                      {1.0 / 6.0, 5.0 / 12.0, -1.0 / 12.0},
                                      {1.0 / 6.0, 2.0 / 3.0, 1.0 / 6.0}};
@@ -44,7 +44,7 @@ struct LobattoIIIC {
 
   /// Jacobian of the field, Df = d f / d M, for f(M) = u + M × K u, u = M × Omega, Omega = I^{-1} M:
   ///   Du = hat(M) I^{-1} - hat(Omega),   Df = Du - hat(K u) + hat(M) K Du.
-  /// For K = alpha Id this is spec §6's  Df = [hat(M) I^{-1} - hat(Omega)] + alpha [-hat(u) + hat(M) Du].
+  /// For K = alpha Id this is  Df = [hat(M) I^{-1} - hat(Omega)] + alpha [-hat(u) + hat(M) Du].
   [[nodiscard]] static models::Mat3 J_field_M(const models::RigidBody& body, const models::Vec3& M) {
     using lie::hat;
     const models::Vec3 Omega = body.omega(M);
