@@ -82,7 +82,7 @@ int run_wave(const RunArgs& a, const io::WaveScenario& s) {
   const run::WaveRunResult r = a.paths > 0 ? run::run_wave_ensemble(s, a.paths, out, o) : run::run_wave(s, out, o);
   if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
   std::printf("%s: %lld steps of %s (%s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps,
-              s.method.c_str(), s.variant.c_str(), s.n_nodes(),
+              config::id(s.method), config::id(s.variant), s.n_nodes(),
               r.paths > 1 || a.paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
               io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
   for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());

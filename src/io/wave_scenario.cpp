@@ -14,7 +14,58 @@
 
 #include "lievi/core/error.hpp"
 #include "lievi/io/memory_estimate.hpp"
+#include "key_table.hpp"
 #include "scenario_reader.hpp"
+
+namespace lievi::config {
+
+const char* id(WaveShape s) {
+  switch (s) {
+    case WaveShape::cosine: return "cosine";
+    case WaveShape::sine: return "sine";
+    case WaveShape::gaussian: return "gaussian";
+    case WaveShape::zero: return "zero";
+    case WaveShape::file: return "file";
+  }
+  return "";
+}
+const char* id(FieldMethod m) { return m == FieldMethod::type_i ? "type-i" : m == FieldMethod::type_ii ? "type-ii" : ""; }
+const char* id(field::Layout l) {
+  return l == field::Layout::cell ? "cell" : l == field::Layout::vertex ? "vertex" : "";
+}
+const char* id(field::End e) {
+  switch (e) {
+    case field::End::free: return "free";
+    case field::End::clamped: return "clamped";
+    case field::End::periodic: return "periodic";
+    case field::End::prescribed: return "prescribed";
+  }
+  return "";
+}
+const char* id(field::Variant v) {
+  return v == field::Variant::exact ? "exact" : v == field::Variant::approx ? "approx" : "";
+}
+const char* id(field::Start s) { return s == field::Start::half ? "half" : s == field::Start::full ? "full" : ""; }
+const char* id(field::NoiseMode m) {
+  switch (m) {
+    case field::NoiseMode::none: return "none";
+    case field::NoiseMode::common: return "common";
+    case field::NoiseMode::independent: return "independent";
+    case field::NoiseMode::modes: return "modes";
+  }
+  return "";
+}
+
+long long WaveConfig::n_nodes() const {
+  return (layout == field::Layout::vertex && !periodic()) ? J + 1 : J;
+}
+
+double WaveConfig::s_of(long long j) const {
+  const double x = static_cast<double>(j);
+  return (layout == field::Layout::cell && !periodic()) ? (x + 0.5) * ds() : x * ds();
+}
+
+}  // namespace lievi::config
 
 namespace lievi::io {
 namespace detail {
@@ -39,18 +90,36 @@ constexpr long long kMaxJ = limits::kMaxGridJ;
 constexpr long long kMaxEvery = limits::kMaxSteps;
 constexpr long long kMaxSnapshots = 1000;
 
-const std::vector<std::string> kLayouts = {"cell", "vertex"};
-const std::vector<std::string> kBoundaries = {"free", "clamped", "periodic"};
-const std::vector<std::string> kShapes = {"cosine", "sine", "gaussian", "zero", "file"};
-const std::vector<std::string> kMethods = {"type-i", "type-ii"};
-const std::vector<std::string> kVariants = {"exact", "approx"};
-const std::vector<std::string> kStarts = {"half", "full"};
-const std::vector<std::string> kNoiseModes = {"none", "common", "independent", "modes"};
+using config::FieldMethod;
+using config::WaveConfig;
+using config::WaveShape;
+using detail::Key;
+using detail::Names;
+using field::End;
+using field::Layout;
+using field::NoiseMode;
+
+template <class E>
+Names<E> names_of(std::initializer_list<E> values) {
+  Names<E> n;
+  for (E v : values) n.emplace_back(config::id(v), v);
+  return n;
+}
+const Names<Layout> kLayouts = names_of({Layout::cell, Layout::vertex});
+const Names<End> kBoundaries = names_of({End::free, End::clamped, End::periodic});
+const Names<WaveShape> kShapes =
+    names_of({WaveShape::cosine, WaveShape::sine, WaveShape::gaussian, WaveShape::zero, WaveShape::file});
+const Names<FieldMethod> kMethods = names_of({FieldMethod::type_i, FieldMethod::type_ii});
+const Names<field::Variant> kVariants = names_of({field::Variant::exact, field::Variant::approx});
+const Names<field::Start> kStarts = names_of({field::Start::half, field::Start::full});
+const Names<NoiseMode> kNoiseModes = names_of({NoiseMode::none, NoiseMode::common, NoiseMode::independent, NoiseMode::modes});
+
+const detail::KeyTable<WaveConfig>& table();
 
 /// The reader's view of the wave format; a `--set` of one of noise.modes / noise.cosine_modes replaces the
 /// file's other.
 const detail::Schema& schema() {
-  static const detail::Schema v{&wave_schema(),
+  static const detail::Schema v{&table().schema(),
                                 {"model", "grid", "bc", "initial", "integrator", "noise", "output"},
                                 "a wave scenario",
                                 {{"noise.modes", "noise.cosine_modes"}}};
@@ -58,26 +127,25 @@ const detail::Schema& schema() {
 }
 
 /// The initial parameters each shape reads.
-std::vector<std::string> shape_keys(const std::string& shape) {
-  if (shape == "cosine" || shape == "sine") return {"initial.amplitude", "initial.wavenumber"};
-  if (shape == "gaussian") return {"initial.amplitude", "initial.center", "initial.width"};
-  if (shape == "file") return {"initial.file"};
+std::vector<std::string> shape_keys(WaveShape shape) {
+  if (shape == WaveShape::cosine || shape == WaveShape::sine) return {"initial.amplitude", "initial.wavenumber"};
+  if (shape == WaveShape::gaussian) return {"initial.amplitude", "initial.center", "initial.width"};
+  if (shape == WaveShape::file) return {"initial.file"};
   return {};
 }
 
 /// "n_nodes = 101 (grid.J = 100, layout vertex)", for messages about per-node data.
-std::string nodes_text(const WaveScenario& s) {
-  const bool periodic = s.bc_left == "periodic";
+std::string nodes_text(const WaveConfig& s) {
   return "n_nodes = " + std::to_string(s.n_nodes()) + " (grid.J = " + std::to_string(s.J) +
-         (periodic ? ", periodic" : ", layout " + s.layout) + ")";
+         (s.periodic() ? ", periodic" : std::string(", layout ") + config::id(s.layout)) + ")";
 }
 
 /// phi(s) of a built-in shape.
-double shape_value(const WaveScenario& s, double x) {
+double shape_value(const WaveConfig& s, double x) {
   const double k = static_cast<double>(s.wavenumber) * std::numbers::pi / s.length;
-  if (s.shape == "cosine") return s.amplitude * std::cos(k * x);
-  if (s.shape == "sine") return s.amplitude * std::sin(k * x);
-  if (s.shape == "gaussian") {
+  if (s.shape == WaveShape::cosine) return s.amplitude * std::cos(k * x);
+  if (s.shape == WaveShape::sine) return s.amplitude * std::sin(k * x);
+  if (s.shape == WaveShape::gaussian) {
     const double z = (x - s.center) / s.width;
     return s.amplitude * std::exp(-z * z);
   }
@@ -92,7 +160,7 @@ double shape_value(const WaveScenario& s, double x) {
 /// Reads the CSV of initial.file; each problem is an issue on (CSV file, initial.file) with line and column.
 class InitialFileReader {
  public:
-  InitialFileReader(Resolver& r, WaveScenario& s) : r_(r), s_(s) {}
+  InitialFileReader(Resolver& r, WaveConfig& s) : r_(r), s_(s) {}
 
   void read(const std::filesystem::path& base) {
     bool have_header = false, header_ok = true;
@@ -190,7 +258,7 @@ class InitialFileReader {
   }
 
   Resolver& r_;
-  WaveScenario& s_;
+  WaveConfig& s_;
   int col_s_ = -1, col_phi_ = -1, col_phi_t_ = -1;
   std::size_t n_columns_ = 0, problems_ = 0;
   long last_row_ = 0;
@@ -198,66 +266,72 @@ class InitialFileReader {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// The resolver, section by section
+// The rules between keys, each run where the table reads its key
 // ---------------------------------------------------------------------------------------------------------------
 
-/// grid and bc; true when the node set is known (no issue in these sections).
-bool resolve_grid(Resolver& r, WaveScenario& s) {
-  const std::size_t before = r.issues().size();
-  if (auto v = detail::integer_bounded(r, "grid.J", 2, kMaxJ)) s.J = *v;
-  if (auto v = r.choice("grid.layout", kLayouts, "a grid layout")) s.layout = *v;
-  if (auto v = r.positive("grid.length")) s.length = *v;
-  const std::pair<const char*, std::string*> ends[] = {{"bc.left", &s.bc_left}, {"bc.right", &s.bc_right}};
-  for (const auto& [key, value] : ends) {
-    if (r.get(key) && r.get(key)->kind == RawValue::Kind::string && r.get(key)->s == "prescribed") {
-      r.issue(key, "value \"prescribed\" is for beams (prescribed motion of an end node); the wave allows: " +
-                       join(kBoundaries));
-    } else if (auto v = r.choice(key, kBoundaries, "a boundary condition")) {
-      *value = *v;
-    }
+bool has_issue(Resolver& r, std::initializer_list<const char*> keys) {
+  for (const auto& i : r.issues())
+    for (const char* k : keys)
+      if (i.key == k) return true;
+  return false;
+}
+
+/// The node set is known: no issue on the grid, the ends or the memory for the per-node data.
+bool grid_ok(Resolver& r) { return !has_issue(r, {"grid.J", "grid.layout", "grid.length", "bc.left", "bc.right"}); }
+
+/// bc.left / bc.right: "prescribed" is for beams; periodic on both ends; clamped needs the vertex layout; then
+/// the memory of the per-node arrays (an issue on grid.J).
+void read_end(Resolver& r, WaveConfig& s, const char* key, End WaveConfig::*m) {
+  if (r.get(key) && r.get(key)->kind == RawValue::Kind::string && r.get(key)->s == "prescribed") {
+    r.issue(key, "value \"prescribed\" is for beams (prescribed motion of an end node); the wave allows: " +
+                     join(detail::name_list(kBoundaries)));
+  } else if (auto v = r.choice(key, detail::name_list(kBoundaries), "a boundary condition")) {
+    for (const auto& [n, e] : kBoundaries)
+      if (n == *v) s.*m = e;
   }
-  if ((s.bc_left == "periodic") != (s.bc_right == "periodic")) {
-    const bool left_periodic = s.bc_left == "periodic";
+  if (std::string(key) != "bc.right") return;
+  const std::pair<const char*, End> ends[] = {{"bc.left", s.bc_left}, {"bc.right", s.bc_right}};
+  if ((s.bc_left == End::periodic) != (s.bc_right == End::periodic)) {
+    const bool left_periodic = s.bc_left == End::periodic;
     r.issue(left_periodic ? "bc.right" : "bc.left",
-            std::string("value \"") + (left_periodic ? s.bc_right : s.bc_left) + "\" with " +
+            std::string("value \"") + config::id(left_periodic ? s.bc_right : s.bc_left) + "\" with " +
                 (left_periodic ? "bc.left" : "bc.right") +
                 " = \"periodic\": periodic must be on both ends (bc.left = bc.right = \"periodic\")");
   }
-  for (const auto& [key, value] : ends) {
-    if (*value == "clamped" && s.layout != "vertex")
-      r.issue(key,
+  for (const auto& [k, value] : ends)
+    if (value == End::clamped && s.layout != Layout::vertex)
+      r.issue(k,
               "value \"clamped\" needs grid.layout = \"vertex\" (a cell-layout end node lies half a cell "
               "inside the domain); grid.layout is \"" +
-                  s.layout + "\"");
-  }
-  return r.issues().size() == before;
+                  std::string(config::id(s.layout)) + "\"");
+  if (grid_ok(r))  // before the per-node arrays of the initial data are built
+    if (const auto available = available_memory())
+      if (const auto problem = memory_problem(estimate_memory(static_cast<const WaveScenario&>(s), 1), *available))
+        r.issue("grid.J", *problem);
 }
 
-void resolve_initial(Resolver& r, WaveScenario& s, bool grid_ok, const std::filesystem::path& base) {
-  bool shape_ok = true;
-  if (auto v = r.choice("initial.shape", kShapes, "an initial shape")) {
-    s.shape = *v;
-  } else if (r.has("initial.shape")) {
-    shape_ok = false;
-  } else if (r.has("initial.file")) {
-    s.shape = "file";  // initial.file alone means shape "file"
+/// initial.shape ("file" when only initial.file is given), then, with initial.file, the initial data.
+void read_shape(Resolver& r, WaveConfig& s) {
+  if (auto v = r.choice("initial.shape", detail::name_list(kShapes), "an initial shape")) {
+    for (const auto& [n, e] : kShapes)
+      if (n == *v) s.shape = e;
+  } else if (!r.has("initial.shape") && r.has("initial.file")) {
+    s.shape = WaveShape::file;  // initial.file alone means shape "file"
   }
-  if (auto v = r.number("initial.amplitude")) s.amplitude = *v;
-  if (auto v = detail::integer_bounded(r, "initial.wavenumber", 0, limits::kMaxWavenumber)) s.wavenumber = *v;
-  if (auto v = r.number("initial.center")) s.center = *v;
-  if (auto v = r.positive("initial.width")) s.width = *v;
+}
+
+void read_initial_data(Resolver& r, WaveConfig& s, const std::filesystem::path& base) {
   const auto file = r.string("initial.file");
   if (file) s.file = *file;
-  if (!shape_ok) return;
-  if (s.shape == "file" && !r.has("initial.file")) {
-    r.missing("initial.file",
-              "the CSV file of initial.shape = \"file\" (columns s,phi[,phi_t], one row per node)");
-  } else if (s.shape != "file" && r.has("initial.file")) {
-    r.issue("initial.file", "is given but initial.shape = \"" + s.shape +
+  if (has_issue(r, {"initial.shape"})) return;
+  if (s.shape == WaveShape::file && !r.has("initial.file")) {
+    r.missing("initial.file", "the CSV file of initial.shape = \"file\" (columns s,phi[,phi_t], one row per node)");
+  } else if (s.shape != WaveShape::file && r.has("initial.file")) {
+    r.issue("initial.file", std::string("is given but initial.shape = \"") + config::id(s.shape) +
                                 "\"; set initial.shape = \"file\" (or leave initial.shape out) to read it");
   }
-  if (!grid_ok) return;
-  if (s.shape == "file") {
+  if (!grid_ok(r)) return;
+  if (s.shape == WaveShape::file) {
     if (file) InitialFileReader(r, s).read(base);
     return;
   }
@@ -267,28 +341,14 @@ void resolve_initial(Resolver& r, WaveScenario& s, bool grid_ok, const std::file
   for (long long j = 0; j < n; ++j) s.phi0[static_cast<std::size_t>(j)] = shape_value(s, s.s_of(j));
 }
 
-void resolve_integrator(Resolver& r, WaveScenario& s) {
-  if (auto v = r.choice("integrator.method", kMethods, "a wave integrator")) s.method = *v;
-  if (auto v = r.choice("integrator.variant", kVariants, "a variant")) s.variant = *v;
-  if (auto v = r.choice("integrator.start", kStarts, "a start")) s.start = *v;
-  const detail::TimeGrid g = detail::read_time_grid(r, "integrator.dt", "the time step");
-  if (g.ok) s.dt = g.dt, s.t_end = g.t_end, s.steps = g.steps;
-  if (auto v = r.boolean("integrator.allow_unstable")) s.allow_unstable = *v;
-}
-
-void resolve_noise(Resolver& r, WaveScenario& s, bool grid_ok) {
-  if (auto v = r.choice("noise.mode", kNoiseModes, "a noise mode")) s.noise_mode = *v;
-  const auto theta = r.number("noise.theta");
-  if (theta) s.theta = *theta;
-  const auto modes = r.number_array_array("noise.modes");
-  if (auto v = detail::integer_bounded(r, "noise.cosine_modes", 1, limits::kMaxCosineModes)) s.cosine_modes = *v;
+/// The noise stream keys, then the rules of the noise mode and the modes Theta_k(s_j).
+void read_noise(Resolver& r, WaveConfig& s) {
   detail::read_noise_stream(r, s.dt, s.steps > 0, s.seed, s.path, s.base_dt, s.refine_log2, s.truncate);
-
-  const std::string& mode = s.noise_mode;
-  if (mode == "none") return;  // the other keys are noted as ignored (ignored_key_notes)
-  const std::string mode_text = "noise.mode = \"" + mode + "\"";
+  const NoiseMode mode = s.noise_mode;
+  if (mode == NoiseMode::none) return;  // the other keys are noted as ignored (ignored_key_notes)
+  const std::string mode_text = std::string("noise.mode = \"") + config::id(mode) + "\"";
   const bool explicit_modes = r.has("noise.modes"), cosine = r.has("noise.cosine_modes");
-  if (mode != "modes") {
+  if (mode != NoiseMode::modes) {
     for (const char* key : {"noise.modes", "noise.cosine_modes"})
       if (r.has(key)) r.issue(key, std::string("is only for noise.mode = \"modes\"; here ") + mode_text);
   } else if (explicit_modes && cosine) {
@@ -296,35 +356,33 @@ void resolve_noise(Resolver& r, WaveScenario& s, bool grid_ok) {
   } else if (!explicit_modes && !cosine) {
     r.missing("noise.modes", "the modes Theta_k(s_j) of " + mode_text + " (or give noise.cosine_modes = K)");
   }
-  if (mode != "modes" || cosine) {
+  if (mode != NoiseMode::modes || cosine) {
     if (!r.has("noise.theta"))
       r.missing("noise.theta", "the noise amplitude of " + mode_text);
-    else if (theta && !(*theta > 0.0))
-      r.issue("noise.theta", "value " + format_number(*theta) + " must be > 0 with " + mode_text);
+    else if (!has_issue(r, {"noise.theta"}) && !(s.theta > 0.0))
+      r.issue("noise.theta", "value " + format_number(s.theta) + " must be > 0 with " + mode_text);
   }
-  if (!grid_ok || mode != "modes") return;
+  if (!grid_ok(r) || mode != NoiseMode::modes) return;
   const long long n = s.n_nodes();
-  if (modes && !cosine) {
-    if (modes->empty())
-      r.issue("noise.modes", "value [] has no mode; give at least one array of n_nodes values");
+  if (explicit_modes && !cosine) {
+    if (has_issue(r, {"noise.modes"})) return;
+    if (s.modes.empty()) r.issue("noise.modes", "value [] has no mode; give at least one array of n_nodes values");
     long long wrong = 0;  // listed limits::kMaxListed times, then counted
-    for (std::size_t k = 0; k < modes->size(); ++k) {
-      if (static_cast<long long>((*modes)[k].size()) != n && ++wrong <= limits::kMaxListed)
-        r.issue("noise.modes", "mode " + std::to_string(k) + " has " + std::to_string((*modes)[k].size()) +
+    for (std::size_t k = 0; k < s.modes.size(); ++k) {
+      if (static_cast<long long>(s.modes[k].size()) != n && ++wrong <= limits::kMaxListed)
+        r.issue("noise.modes", "mode " + std::to_string(k) + " has " + std::to_string(s.modes[k].size()) +
                                    " values; expected one per node, " + nodes_text(s));
     }
     if (wrong > limits::kMaxListed)
       r.issue("noise.modes", "... and " + std::to_string(wrong - limits::kMaxListed) +
                                  " more modes without one value per node");
-    s.modes = *modes;
-  } else if (cosine) {
+  } else if (cosine && !has_issue(r, {"noise.cosine_modes"})) {
     if (const auto available = available_memory())  // before the K x n_nodes profiles are built
-      if (const auto problem = memory_problem(estimate_memory(s, 1), *available)) {
+      if (const auto problem = memory_problem(estimate_memory(static_cast<const WaveScenario&>(s), 1), *available)) {
         r.issue("noise.cosine_modes", *problem);
         return;
       }
-    s.modes.assign(static_cast<std::size_t>(s.cosine_modes),
-                   std::vector<double>(static_cast<std::size_t>(n)));
+    s.modes.assign(static_cast<std::size_t>(s.cosine_modes), std::vector<double>(static_cast<std::size_t>(n)));
     for (long long k = 0; k < s.cosine_modes; ++k)
       for (long long j = 0; j < n; ++j)
         s.modes[static_cast<std::size_t>(k)][static_cast<std::size_t>(j)] =
@@ -333,126 +391,218 @@ void resolve_noise(Resolver& r, WaveScenario& s, bool grid_ok) {
 }
 
 /// Snapshots written with a fields interval f over N steps: k = 0, f, 2f, ... and the last step.
-long long snapshots(long long steps, long long f) {
-  return steps / f + 1 + (steps % f != 0 ? 1 : 0);
-}
+long long snapshots(long long steps, long long f) { return steps / f + 1 + (steps % f != 0 ? 1 : 0); }
 
-void resolve_output(Resolver& r, WaveScenario& s, bool grid_ok) {
-  if (auto v = detail::integer_bounded(r, "output.every", 1, kMaxEvery)) s.every = *v;
-  const long long n = s.n_nodes();
-  if (auto p = r.integer_array("output.probes")) {
-    if (grid_ok) detail::check_probes(r, *p, n, nodes_text(s));
-    s.probes = *p;
-  } else if (grid_ok) {
-    for (const long long j : {0LL, n / 2, n - 1})
-      if (std::find(s.probes.begin(), s.probes.end(), j) == s.probes.end()) s.probes.push_back(j);
-  }
-  if (auto v = r.boolean("output.fields")) s.fields = *v;
-  if (auto v = detail::integer_bounded(r, "output.fields_every", 1, kMaxEvery)) {
-    s.fields_every = *v;
-  } else if (!r.has("output.fields_every") && s.steps > 0) {
-    long long m = std::max(1LL, s.steps / (kMaxSnapshots * s.every));
-    while (snapshots(s.steps, m * s.every) > kMaxSnapshots) ++m;
-    s.fields_every = m * s.every;
-  }
-  if (auto v = r.boolean("output.fields_csv")) s.fields_csv = *v;
-  if (auto v = r.boolean("output.per_path")) s.per_path = *v;
-  if (auto v = r.boolean("output.plots")) s.plots = *v;
-}
-
-WaveScenario resolve(Resolver& r, const std::string& name, const std::string& source,
-                     const std::filesystem::path& base) {
-  WaveScenario s;
-  s.name = name;
-  s.source = source;
-  s.given_keys = r.given_keys();
-  if (!r.has("model.type"))
-    r.missing("model.type", "the model, \"wave\"");
-  else
-    r.choice("model.type", {"wave"}, "a model this scenario format supports");
-  if (auto v = r.positive("model.c")) s.c = *v;
-  bool grid_ok = resolve_grid(r, s);
-  if (grid_ok) {  // before the per-node arrays of the initial data are built
-    if (const auto available = available_memory())
-      if (const auto problem = memory_problem(estimate_memory(s, 1), *available)) {
-        r.issue("grid.J", *problem);
-        grid_ok = false;
+/// The wave key table, in documentation order; each key's reading runs in this order.
+const detail::KeyTable<WaveConfig>& table() {
+  using C = WaveConfig;
+  static const detail::KeyTable<C> t = [] {
+    const std::string modes_rule = "exactly one of noise.modes, noise.cosine_modes for noise.mode = \"modes\"";
+    const auto noise_applies = [](const C& c) { return c.noise_mode != NoiseMode::none; };
+    std::vector<Key<C>> k;
+    k.push_back(detail::custom_key<C>(
+                    "model.type", ValueType::string,
+                    [](Resolver& r, C&) { r.choice("model.type", {"wave"}, "a model this scenario format supports"); },
+                    [](const C&) { return ScenarioValue(std::string("wave")); })
+                    .allowed("wave")
+                    .doc("the model")
+                    .required("the model, \"wave\""));
+    k.push_back(detail::number_key<C>("model.c", &C::c, detail::NumberCheck::positive)
+                    .unit("m/s")
+                    .doc("wave speed: l = 1/2 (phi_t^2 - c^2 phi_s^2) per unit length"));
+    k.push_back(detail::integer_key<C>("grid.J", &C::J, 2, kMaxJ)
+                    .allowed("2 ... 100000000, within the available memory")
+                    .doc("number of cells (cell) or segments (vertex, periodic); ds = length / J"));
+    k.push_back(detail::choice_key<C>("grid.layout", &C::layout, kLayouts, "a grid layout")
+                    .doc("nodes: cell s_j = (j + 1/2) ds, j = 0..J-1; vertex s_j = j ds, j = 0..J"));
+    k.push_back(detail::number_key<C>("grid.length", &C::length, detail::NumberCheck::positive)
+                    .unit("m")
+                    .doc("domain length S, s in [0, S]"));
+    auto end_key = [&](const char* key, End C::*m, const char* doc) {
+      auto e = detail::choice_key<C>(key, m, kBoundaries, "a boundary condition").doc(doc);
+      e.read = [key, m](Resolver& r, C& c) { read_end(r, c, key, m); };
+      return e;
+    };
+    k.push_back(end_key("bc.left", &C::bc_left,
+                        "end s = 0: free (zero strain), clamped (end node held; vertex layout only), periodic (both "
+                        "ends, J nodes s_j = j ds)"));
+    k.push_back(end_key("bc.right", &C::bc_right, "end s = S, as bc.left"));
+    auto shape = detail::choice_key<C>("initial.shape", &C::shape, kShapes, "an initial shape")
+                     .doc("phi(0, s); \"file\" when only initial.file is given; phi_t(0, s) = 0 unless the file "
+                          "gives it");
+    shape.read = read_shape;
+    k.push_back(shape);
+    const auto for_shape = [](const char* key) {
+      return [key](const C& c) {
+        const auto keys = shape_keys(c.shape);
+        return std::find(keys.begin(), keys.end(), key) != keys.end();
+      };
+    };
+    k.push_back(detail::number_key<C>("initial.amplitude", &C::amplitude)
+                    .doc("A of cosine A cos(k pi s/S), sine A sin(k pi s/S), gaussian A exp(-((s - s0)/w)^2)")
+                    .when(for_shape("initial.amplitude")));
+    k.push_back(detail::integer_key<C>("initial.wavenumber", &C::wavenumber, 0, limits::kMaxWavenumber)
+                    .doc("k of cosine and sine")
+                    .when(for_shape("initial.wavenumber")));
+    k.push_back(detail::number_key<C>("initial.center", &C::center)
+                    .unit("m")
+                    .doc("s0 of the gaussian")
+                    .when(for_shape("initial.center")));
+    k.push_back(detail::number_key<C>("initial.width", &C::width, detail::NumberCheck::positive)
+                    .unit("m")
+                    .doc("w of the gaussian")
+                    .when(for_shape("initial.width")));
+    k.push_back(detail::custom_key<C>("initial.file", ValueType::string, nullptr,
+                                      [](const C& c) { return ScenarioValue(c.file); })
+                    .requirement("required iff initial.shape = \"file\"")
+                    .allowed("CSV path, relative to the scenario file's folder")
+                    .doc("header s,phi[,phi_t], one row per node in node order, s within 1e-9 length of s_j, finite "
+                         "values")
+                    .when(for_shape("initial.file"))
+                    .no_default());
+    k.push_back(detail::choice_key<C>("integrator.method", &C::method, kMethods, "a wave integrator")
+                    .doc("type-i: stochastic kinematics; type-ii: stochastic potential (Hamilton-Pontryagin)"));
+    k.push_back(detail::choice_key<C>("integrator.variant", &C::variant, kVariants, "a variant")
+                    .doc("exact or approximate variations (they coincide for the wave, G = R)"));
+    k.push_back(detail::choice_key<C>("integrator.start", &C::start, kStarts, "a start")
+                    .doc("first velocity: half (velocity-Verlet half kick) or full step"));
+    k.push_back(detail::custom_key<C>("integrator.dt", ValueType::number, nullptr,
+                                      [](const C& c) { return ScenarioValue(c.dt); })
+                    .requirement("required")
+                    .unit("s")
+                    .allowed("> 0, t_end/dt an integer N < 1e12 within 1e-9 relative")
+                    .doc("time step")
+                    .no_default());
+    k.push_back(detail::custom_key<C>(
+                    "integrator.t_end", ValueType::number,
+                    [](Resolver& r, C& c) {
+                      const detail::TimeGrid g = detail::read_time_grid(r, "integrator.dt", "the time step");
+                      if (g.ok) c.dt = g.dt, c.t_end = g.t_end, c.steps = g.steps;
+                    },
+                    [](const C& c) { return ScenarioValue(c.t_end); })
+                    .requirement("required")
+                    .unit("s")
+                    .allowed("> 0")
+                    .doc("final time (the run starts at t = 0)")
+                    .no_default());
+    k.push_back(detail::boolean_key<C>("integrator.allow_unstable", &C::allow_unstable)
+                    .doc("run even when dt is beyond the stability (CFL) bound"));
+    k.push_back(detail::choice_key<C>("noise.mode", &C::noise_mode, kNoiseModes, "a noise mode")
+                    .doc("common: one Brownian motion for all nodes; independent: one per node; modes: Theta_k(s) "
+                         "fields"));
+    auto theta = detail::number_key<C>("noise.theta", &C::theta)
+                     .requirement("required for common, independent and noise.cosine_modes")
+                     .allowed("> 0")
+                     .doc("noise amplitude Theta")
+                     .when([](const C& c) {
+                       return c.noise_mode != NoiseMode::none && (c.noise_mode != NoiseMode::modes || c.cosine_modes > 0);
+                     });
+    theta.check = nullptr;  // > 0 only where it applies (read_noise)
+    k.push_back(theta);
+    k.push_back(detail::custom_key<C>(
+                    "noise.modes", ValueType::number_array_array,
+                    [](Resolver& r, C& c) {
+                      if (auto v = r.number_array_array("noise.modes")) c.modes = *v;
+                    },
+                    [](const C& c) { return ScenarioValue(c.modes); })
+                    .requirement(modes_rule)
+                    .allowed("arrays of n_nodes finite numbers")
+                    .doc("explicit modes: Theta_k(s_j), one array per mode k, one value per node j")
+                    .when([](const C&) { return false; })  // printed when given
+                    .no_default());
+    auto cosine = detail::integer_key<C>("noise.cosine_modes", &C::cosine_modes, 1, limits::kMaxCosineModes)
+                      .requirement(modes_rule)
+                      .default_text("")
+                      .allowed("1 ... 100000, within the available memory")
+                      .doc("K cosine modes Theta_k(s) = theta cos(k pi s / S), k = 0..K-1")
+                      .when([](const C&) { return false; })  // printed when given
+                      .no_default();
+    cosine.check = nullptr;
+    k.push_back(cosine);
+    for (const SchemaEntry& e : detail::noise_stream_entries()) {
+      Key<C> key;
+      key.entry = e;
+      key.applies = noise_applies;
+      if (e.key == "noise.seed") {
+        key.read = read_noise;  // the four stream keys, then the rules of the mode
+        key.value = [](const C& c) { return ScenarioValue(static_cast<long long>(c.seed)); };
+      } else if (e.key == "noise.path") {
+        key.value = [](const C& c) { return ScenarioValue(static_cast<long long>(c.path)); };
+      } else if (e.key == "noise.base_dt") {
+        key.value = [](const C& c) { return ScenarioValue(c.base_dt); };
+      } else {
+        key.value = [](const C& c) { return ScenarioValue(c.truncate); };
       }
-  }
-  resolve_initial(r, s, grid_ok, base);
-  resolve_integrator(r, s);
-  resolve_noise(r, s, grid_ok);
-  resolve_output(r, s, grid_ok);
-  if (r.issues().empty())  // the whole need, with the noise modes (a run of one path)
-    if (const auto available = available_memory()) {
-      const MemoryEstimate e = estimate_memory(s, 1);
-      if (const auto problem = memory_problem(e, *available)) r.issue(e.key, *problem);
+      k.push_back(key);
     }
-  return s;
+    k.push_back(detail::integer_key<C>("output.every", &C::every, 1, kMaxEvery)
+                    .unit("steps")
+                    .doc("write a row of series.csv every `every` steps (t = 0 and t = t_end always)"));
+    k.push_back(detail::custom_key<C>(
+                    "output.probes", ValueType::integer_array,
+                    [](Resolver& r, C& c) {
+                      const long long n = c.n_nodes();
+                      if (auto p = r.integer_array("output.probes")) {
+                        if (grid_ok(r)) detail::check_probes(r, *p, n, nodes_text(c));
+                        c.probes = *p;
+                      } else if (grid_ok(r)) {
+                        for (const long long j : {0LL, n / 2, n - 1})
+                          if (std::find(c.probes.begin(), c.probes.end(), j) == c.probes.end()) c.probes.push_back(j);
+                      }
+                    },
+                    [](const C& c) { return ScenarioValue(c.probes); })
+                    .default_text("[0, n_nodes/2, n_nodes-1]")
+                    .allowed("at most 10000 distinct node indices in [0, n_nodes)")
+                    .doc("nodes whose phi is a series.csv column phi_<j>"));
+    k.push_back(detail::boolean_key<C>("output.fields", &C::fields).doc("write fields.h5"));
+    auto fields_every = detail::integer_key<C>("output.fields_every", &C::fields_every, 1, kMaxEvery)
+                            .default_text("every, raised to <= 1000 snapshots")
+                            .unit("steps")
+                            .doc("a fields.h5 snapshot every `fields_every` steps (t = 0 and t = t_end always)");
+    fields_every.read = [read = fields_every.read](Resolver& r, C& c) {
+      read(r, c);
+      if (!r.has("output.fields_every") && c.steps > 0) {
+        long long m = std::max(1LL, c.steps / (kMaxSnapshots * c.every));
+        while (snapshots(c.steps, m * c.every) > kMaxSnapshots) ++m;
+        c.fields_every = m * c.every;
+      }
+    };
+    fields_every.check = nullptr;  // derived when not given
+    k.push_back(fields_every);
+    k.push_back(detail::boolean_key<C>("output.fields_csv", &C::fields_csv)
+                    .doc("also write the final snapshot as final_fields.csv"));
+    k.push_back(detail::boolean_key<C>("output.per_path", &C::per_path)
+                    .doc("ensembles (--paths N): also write each path's series"));
+    k.push_back(detail::boolean_key<C>("output.plots", &C::plots).doc("make the PNG plots (python3 + matplotlib)"));
+    return detail::KeyTable<C>(std::move(k));
+  }();
+  return t;
 }
 
 WaveScenario resolve_wave(const RawValue& root, const std::string& file, const std::string& name,
                           const std::string& source, const std::vector<std::string>& overrides) {
   Resolver r(schema(), file, detail::read_entries(schema(), root, file, overrides));
-  WaveScenario s = resolve(r, name, source, std::filesystem::path(source).parent_path());
+  WaveScenario s;
+  s.name = name;
+  s.source = source;
+  s.given_keys = r.given_keys();
+  const std::filesystem::path base = std::filesystem::path(source).parent_path();
+  for (const auto& key : table().keys()) {
+    if (key.read) key.read(r, s);
+    if (key.entry.key == "initial.file") read_initial_data(r, s, base);
+  }
+  if (r.issues().empty())  // the whole need, with the noise modes (a run of one path)
+    if (const auto available = available_memory()) {
+      const MemoryEstimate e = estimate_memory(s, 1);
+      if (const auto problem = memory_problem(e, *available)) r.issue(e.key, *problem);
+    }
   detail::throw_if_issues(r);
   return s;
 }
 
-/// Whether a key applies to the resolved scenario (else it is printed only when given, as ignored).
 bool applies(const WaveScenario& s, const std::string& key) {
-  if (key.rfind("initial.", 0) == 0 && key != "initial.shape") {
-    const auto keys = shape_keys(s.shape);
-    return std::find(keys.begin(), keys.end(), key) != keys.end();
-  }
-  if (key.rfind("noise.", 0) == 0 && key != "noise.mode") {
-    if (s.noise_mode == "none") return false;
-    if (key == "noise.modes" || key == "noise.cosine_modes") return s.given(key);
-    if (key == "noise.theta") return s.noise_mode != "modes" || s.cosine_modes > 0;
-  }
-  return true;
-}
-
-ScenarioValue value_of(const WaveScenario& s, const std::string& k) {
-  const std::vector<std::pair<const char*, ScenarioValue>> values = {
-      {"model.type", std::string("wave")},
-      {"model.c", s.c},
-      {"grid.J", s.J},
-      {"grid.layout", s.layout},
-      {"grid.length", s.length},
-      {"bc.left", s.bc_left},
-      {"bc.right", s.bc_right},
-      {"initial.shape", s.shape},
-      {"initial.amplitude", s.amplitude},
-      {"initial.wavenumber", s.wavenumber},
-      {"initial.center", s.center},
-      {"initial.width", s.width},
-      {"initial.file", s.file},
-      {"integrator.method", s.method},
-      {"integrator.variant", s.variant},
-      {"integrator.start", s.start},
-      {"integrator.dt", s.dt},
-      {"integrator.t_end", s.t_end},
-      {"integrator.allow_unstable", s.allow_unstable},
-      {"noise.mode", s.noise_mode},
-      {"noise.theta", s.theta},
-      {"noise.modes", s.modes},
-      {"noise.cosine_modes", s.cosine_modes},
-      {"noise.seed", static_cast<long long>(s.seed)},
-      {"noise.path", static_cast<long long>(s.path)},
-      {"noise.base_dt", s.base_dt},
-      {"noise.truncate", s.truncate},
-      {"output.every", s.every},
-      {"output.probes", s.probes},
-      {"output.fields", s.fields},
-      {"output.fields_every", s.fields_every},
-      {"output.fields_csv", s.fields_csv},
-      {"output.per_path", s.per_path},
-      {"output.plots", s.plots},
-  };
-  for (const auto& [key, v] : values)
-    if (k == key) return v;
-  throw std::logic_error("schema key without a resolved value: " + k);  // keep schema and struct in step
+  const auto* k = table().find(key);
+  return !k || !k->applies || k->applies(s);
 }
 
 }  // namespace
@@ -461,88 +611,7 @@ ScenarioValue value_of(const WaveScenario& s, const std::string& k) {
 // Public API
 // -------------------------------------------------------------------------------------------------------------
 
-const std::vector<SchemaEntry>& wave_schema() {
-  static const std::vector<SchemaEntry> schema = [] {
-    const std::string opt = "optional";
-    const std::string modes_rule =
-        "exactly one of noise.modes, noise.cosine_modes for noise.mode = \"modes\"";
-    std::vector<SchemaEntry> v{
-        {"model.type", ValueType::string, "required", "", "", "wave", "the model", ""},
-        {"model.c", ValueType::number, opt, "1.0", "m/s", "> 0",
-         "wave speed: l = 1/2 (phi_t^2 - c^2 phi_s^2) per unit length", ""},
-        {"grid.J", ValueType::integer, opt, "100", "", "2 ... 100000000, within the available memory",
-         "number of cells (cell) or segments (vertex, periodic); ds = length / J", ""},
-        {"grid.layout", ValueType::string, opt, "\"cell\"", "", join(kLayouts),
-         "nodes: cell s_j = (j + 1/2) ds, j = 0..J-1; vertex s_j = j ds, j = 0..J", ""},
-        {"grid.length", ValueType::number, opt, "1.0", "m", "> 0", "domain length S, s in [0, S]", ""},
-        {"bc.left", ValueType::string, opt, "\"free\"", "", join(kBoundaries),
-         "end s = 0: free (zero strain), clamped (end node held; vertex layout only), periodic (both ends, J "
-         "nodes s_j = j ds)",
-         ""},
-        {"bc.right", ValueType::string, opt, "\"free\"", "", join(kBoundaries), "end s = S, as bc.left", ""},
-        {"initial.shape", ValueType::string, opt, "\"cosine\"", "", join(kShapes),
-         "phi(0, s); \"file\" when only initial.file is given; phi_t(0, s) = 0 unless the file gives it", ""},
-        {"initial.amplitude", ValueType::number, opt, "1.0", "", "finite",
-         "A of cosine A cos(k pi s/S), sine A sin(k pi s/S), gaussian A exp(-((s - s0)/w)^2)", ""},
-        {"initial.wavenumber", ValueType::integer, opt, "1", "", "0 ... 1000000000", "k of cosine and sine", ""},
-        {"initial.center", ValueType::number, opt, "0.3", "m", "finite", "s0 of the gaussian", ""},
-        {"initial.width", ValueType::number, opt, "0.05", "m", "> 0", "w of the gaussian", ""},
-        {"initial.file", ValueType::string, "required iff initial.shape = \"file\"", "", "",
-         "CSV path, relative to the scenario file's folder",
-         "header s,phi[,phi_t], one row per node in node order, s within 1e-9 length of s_j, finite values",
-         ""},
-        {"integrator.method", ValueType::string, opt, "\"type-i\"", "", join(kMethods),
-         "type-i: stochastic kinematics; type-ii: stochastic potential (Hamilton-Pontryagin)", ""},
-        {"integrator.variant", ValueType::string, opt, "\"exact\"", "", join(kVariants),
-         "exact or approximate variations (they coincide for the wave, G = R)", ""},
-        {"integrator.start", ValueType::string, opt, "\"half\"", "", join(kStarts),
-         "first velocity: half (velocity-Verlet half kick) or full step", ""},
-        {"integrator.dt", ValueType::number, "required", "", "s",
-         "> 0, t_end/dt an integer N < 1e12 within 1e-9 relative", "time step", ""},
-        {"integrator.t_end", ValueType::number, "required", "", "s", "> 0",
-         "final time (the run starts at t = 0)", ""},
-        {"integrator.allow_unstable", ValueType::boolean, opt, "false", "", "true, false",
-         "run even when dt is beyond the stability (CFL) bound", ""},
-        {"noise.mode", ValueType::string, opt, "\"none\"", "", join(kNoiseModes),
-         "common: one Brownian motion for all nodes; independent: one per node; modes: Theta_k(s) fields",
-         ""},
-        {"noise.theta", ValueType::number, "required for common, independent and noise.cosine_modes", "0.0",
-         "", "> 0", "noise amplitude Theta", ""},
-        {"noise.modes", ValueType::number_array_array, modes_rule, "", "", "arrays of n_nodes finite numbers",
-         "explicit modes: Theta_k(s_j), one array per mode k, one value per node j", ""},
-        {"noise.cosine_modes", ValueType::integer, modes_rule, "", "", "1 ... 100000, within the available memory",
-         "K cosine modes Theta_k(s) = theta cos(k pi s / S), k = 0..K-1", ""},
-        {"output.every", ValueType::integer, opt, "1", "steps", "1 ... 1000000000000",
-         "write a row of series.csv every `every` steps (t = 0 and t = t_end always)", ""},
-        {"output.probes", ValueType::integer_array, opt, "[0, n_nodes/2, n_nodes-1]", "",
-         "at most 10000 distinct node indices in [0, n_nodes)", "nodes whose phi is a series.csv column phi_<j>", ""},
-        {"output.fields", ValueType::boolean, opt, "true", "", "true, false", "write fields.h5", ""},
-        {"output.fields_every", ValueType::integer, opt, "every, raised to <= 1000 snapshots", "steps",
-         "1 ... 1000000000000", "a fields.h5 snapshot every `fields_every` steps (t = 0 and t = t_end always)", ""},
-        {"output.fields_csv", ValueType::boolean, opt, "false", "", "true, false",
-         "also write the final snapshot as final_fields.csv", ""},
-        {"output.per_path", ValueType::boolean, opt, "false", "", "true, false",
-         "ensembles (--paths N): also write each path's series", ""},
-        {"output.plots", ValueType::boolean, opt, "true", "", "true, false",
-         "make the PNG plots (python3 + matplotlib)", ""},
-    };
-    // the noise stream keys shared with the other field scenarios, before the output section
-    const auto at = std::find_if(v.begin(), v.end(), [](const SchemaEntry& e) { return e.key == "output.every"; });
-    const auto shared = detail::noise_stream_entries();
-    v.insert(at, shared.begin(), shared.end());
-    return v;
-  }();
-  return schema;
-}
-
-long long WaveScenario::n_nodes() const {
-  return (layout == "vertex" && bc_left != "periodic") ? J + 1 : J;
-}
-
-double WaveScenario::s_of(long long j) const {
-  const double x = static_cast<double>(j);
-  return (layout == "cell" && bc_left != "periodic") ? (x + 0.5) * ds() : x * ds();
-}
+const std::vector<SchemaEntry>& wave_schema() { return table().schema(); }
 
 bool WaveScenario::given(const std::string& key) const {
   return std::binary_search(given_keys.begin(), given_keys.end(), key);
@@ -561,13 +630,9 @@ WaveScenario parse_wave_scenario(const std::string& toml_text, const std::string
 }
 
 std::vector<ResolvedEntry> resolved_entries(const WaveScenario& s) {
-  std::vector<ResolvedEntry> out;
-  for (const auto& e : wave_schema()) {
-    const bool given = s.given(e.key);
-    // initial.shape = "file" derived from initial.file is not the default
-    const bool derived = e.key == "model.type" || (e.key == "initial.shape" && s.shape == "file");
-    if (given || applies(s, e.key)) out.push_back({e.key, value_of(s, e.key), !given && !derived});
-  }
+  auto out = table().resolved(s, [&](const std::string& k) { return s.given(k); });
+  for (auto& e : out)  // initial.shape = "file" derived from initial.file is not the default
+    if (e.key == "initial.shape" && s.shape == WaveShape::file) e.is_default = false;
   return out;
 }
 
@@ -577,9 +642,9 @@ std::vector<std::string> ignored_key_notes(const WaveScenario& s) {
     if (!s.given(e.key) || applies(s, e.key)) continue;
     std::string why;
     if (e.key.rfind("noise.", 0) == 0)
-      why = s.noise_mode == "none" ? "noise.mode = \"none\"" : "explicit noise.modes";
+      why = s.noise_mode == NoiseMode::none ? "noise.mode = \"none\"" : "explicit noise.modes";
     else
-      why = "initial.shape = \"" + s.shape + "\"";
+      why = std::string("initial.shape = \"") + config::id(s.shape) + "\"";
     notes.push_back("key '" + e.key + "' is ignored with " + why);
   }
   return notes;

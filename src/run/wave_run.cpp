@@ -39,23 +39,7 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 std::string file_of(const io::WaveScenario& s) { return s.source.empty() ? s.name : s.source; }
 
-field::End end_of(const std::string& b) {
-  if (b == "clamped") return field::End::clamped;
-  if (b == "periodic") return field::End::periodic;
-  return field::End::free;
-}
-
-field::Grid grid_of(const io::WaveScenario& s) {
-  return field::Grid(s.layout == "vertex" ? field::Layout::vertex : field::Layout::cell, s.J, s.length,
-                     end_of(s.bc_left), end_of(s.bc_right));
-}
-
-field::NoiseMode noise_mode_of(const std::string& m) {
-  if (m == "common") return field::NoiseMode::common;
-  if (m == "independent") return field::NoiseMode::independent;
-  if (m == "modes") return field::NoiseMode::modes;
-  return field::NoiseMode::none;
-}
+field::Grid grid_of(const io::WaveScenario& s) { return field::Grid(s.layout, s.J, s.length, s.bc_left, s.bc_right); }
 
 /// Theta_k(s_j) of the `modes` noise: the explicit list, or theta cos(k pi s / S), k < cosine_modes.
 std::vector<std::vector<double>> mode_values(const io::WaveScenario& s, const field::Grid& grid) {
@@ -70,17 +54,19 @@ std::vector<std::vector<double>> mode_values(const io::WaveScenario& s, const fi
 
 /// Type-II runs through the general potential code path with Phi = theta mu (one Brownian motion per node);
 /// with `modes` noise it runs the Type-I path (for Phi = sum_k <mu, Theta_k> they are the same scheme).
-bool uses_type_ii(const io::WaveScenario& s) { return s.method == "type-ii" && s.noise_mode != "modes"; }
+bool uses_type_ii(const io::WaveScenario& s) {
+  return s.method == config::FieldMethod::type_ii && s.noise_mode != field::NoiseMode::modes;
+}
 
 AnyStepper make_stepper(const io::WaveScenario& s, std::uint32_t path) {
   const field::Grid grid = grid_of(s);
-  const field::NoiseMode mode = noise_mode_of(s.noise_mode);
+  const field::NoiseMode mode = s.noise_mode;
   const noise::WienerIncrements inc(noise::StreamKey{s.seed, path}, s.base_dt > 0 ? s.base_dt : s.dt,
                                     s.refine_log2, s.truncate);
   field::StaggeredStepper<W>::Options o;
   o.dt = s.dt;
-  o.variant = s.variant == "approx" ? field::Variant::approx : field::Variant::exact;
-  o.start = s.start == "full" ? field::Start::full : field::Start::half;
+  o.variant = s.variant;
+  o.start = s.start;
   const W model = W::with_speed(s.c);
   field::NodeField<double> phi0(grid.n_nodes()), phit0(grid.n_nodes());
   for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
@@ -228,7 +214,7 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
   // The fluctuations and the drift measure how well the scheme keeps the energy: only without noise is the
   // energy of the continuous problem conserved (noise pumps energy in, so there they would measure the
   // physics, not the method); the initial and final energies are written always.
-  if (s.noise_mode == "none")
+  if (s.noise_mode == field::NoiseMode::none)
     r.diagnostics = {{"E_d_fluctuation", stats.d_max - stats.d_min},
                      {"E_c_fluctuation", stats.c_max - stats.c_min},
                      {"E_c_initial", stats.c0},
@@ -236,10 +222,10 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
                      {"E_c_drift", stats.c_last - stats.c0}};
   else
     r.diagnostics = {{"E_c_initial", stats.c0}, {"E_c_final", stats.c_last}};
-  if (s.method == "type-ii" && s.noise_mode == "modes")
+  if (s.method == config::FieldMethod::type_ii && s.noise_mode == field::NoiseMode::modes)
     r.notes.emplace_back(
         "type-ii with noise.mode = modes runs the Type-I code path: for Phi = sum_k <mu, Theta_k> the two are "
-        "the same scheme (beam-integrators.md §4.4)");
+        "the same scheme (docs/theory/beam.md)");
   return r;
 }
 
@@ -270,8 +256,8 @@ class Recorder final : public WaveObserver {
 
 void write_summary(const fs::path& path, const io::WaveScenario& s, const WaveRunResult& r) {
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());
-  j["method"] = {{"id", s.method},
-                 {"variant", s.variant},
+  j["method"] = {{"id", config::id(s.method)},
+                 {"variant", config::id(s.variant)},
                  {"order", 2},
                  {"retraction", "identity (G = R)"},
                  {"code_path", uses_type_ii(s) ? "type-ii potential" : "type-i kinematics"}};
@@ -358,7 +344,7 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
 WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, const fs::path& out_dir,
                                 const RunOptions& options) {
   const auto t0 = Clock::now();
-  detail::check_ensemble(s.noise_mode, s.path, paths, file_of(s));
+  detail::check_ensemble(config::id(s.noise_mode), s.path, paths, file_of(s));
   check_wave(s);
   io::OutputDir dir(out_dir, options.force);
   const auto columns = wave_series_columns(s);

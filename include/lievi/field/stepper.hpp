@@ -49,13 +49,12 @@
 #include "lievi/core/tolerances.hpp"
 #include "lievi/field/grid.hpp"
 #include "lievi/field/noise_field.hpp"
+#include "lievi/field/options.hpp"
 #include "lievi/field/staggered.hpp"
 #include "lievi/lie/retraction/cayley.hpp"
 #include "lievi/lie/se3.hpp"
 
 namespace lievi::field {
-
-enum class Variant { exact, approx };
 
 /// Run body(i) for i in [begin, end): as an OpenMP parallel loop when the range is long enough to pay for a
 /// parallel region, else serially (an `if` clause would still enter the OpenMP runtime every sweep, which
@@ -142,8 +141,6 @@ template <class Body>
   }
   return any != 0;
 }
-
-enum class Start { half, full };
 
 /// Type-I noise (stochastic kinematics): theta_j from the NoiseField. The default.
 struct TypeI {

@@ -15,75 +15,19 @@
 #include <variant>
 #include <vector>
 
+#include "lievi/config/wave.hpp"
 #include "lievi/io/beam_scenario.hpp"
 #include "lievi/io/mechanics_scenario.hpp"
 #include "lievi/io/scenario.hpp"
 
 namespace lievi::io {
 
-/// A validated wave scenario, every default filled. ℓ = ½(ζ² − c²γ²) per unit length on s ∈ [0, S].
-struct WaveScenario {
+/// A validated wave scenario: the typed configuration (config/wave.hpp) with every default filled, its name,
+/// source and the keys given.
+struct WaveScenario : config::WaveConfig {
   std::string name;    ///< file stem (default output folder runs/<name>)
   std::string source;  ///< file it came from ("" for a string)
-
-  // model
-  double c = 1.0;  ///< model.c, wave speed (> 0)
-
-  // grid
-  long long J = 100;            ///< grid.J: number of cells (cell) / segments (vertex, periodic), >= 2
-  std::string layout = "cell";  ///< grid.layout: "cell" (default for the wave) or "vertex"
-  double length = 1.0;          ///< grid.length S (> 0)
-
-  // bc
-  std::string bc_left = "free", bc_right = "free";  ///< "free", "clamped" (vertex layout only), "periodic"
-                                                    ///< (both ends); "prescribed" is refused for the wave
-
-  // initial
-  std::string shape = "cosine";  ///< initial.shape: "cosine", "sine", "gaussian", "zero", or "file"
-  double amplitude = 1.0;        ///< initial.amplitude
-  long long wavenumber = 1;    ///< initial.wavenumber k: cosine/sine are A cos(k pi s / S), A sin(k pi s / S)
-  double center = 0.3;         ///< initial.center s0 of the gaussian A exp(-((s - s0)/w)^2)
-  double width = 0.05;         ///< initial.width w of the gaussian (> 0)
-  std::string file;            ///< initial.file: CSV with columns s,phi[,phi_t] at the node positions
-  std::string file_path;       ///< initial.file resolved against the scenario file's folder (what was read)
-  std::vector<double> phi0;    ///< resolved initial phi at the nodes (filled for every shape)
-  std::vector<double> phi_t0;  ///< resolved initial phi_t at the nodes (zero unless the file gives it)
-
-  // integrator
-  std::string method = "type-i";  ///< "type-i" (stochastic kinematics) or "type-ii" (stochastic potential)
-  std::string variant = "exact";  ///< "exact" or "approx" (they coincide on G = R; both are run)
-  std::string start = "half";     ///< "half" (velocity-Verlet half kick) or "full"
-  double dt = 0.0, t_end = 0.0;   ///< integrator.dt, integrator.t_end (t_end = steps dt within 1e-9)
-  long long steps = 0;
-  bool allow_unstable = false;  ///< integrator.allow_unstable: skip the CFL refusal
-
-  // noise
-  std::string noise_mode = "none";         ///< "none", "common", "independent", "modes"
-  double theta = 0.0;                      ///< noise.theta (common, independent; cosine_modes amplitude)
-  std::vector<std::vector<double>> modes;  ///< Theta_k(s_j), k = 0..K-1, j = 0..n_nodes-1 (mode "modes":
-                                           ///< noise.modes as given, or built from noise.cosine_modes)
-  long long cosine_modes = 0;              ///< noise.cosine_modes K: Theta_k(s) = theta cos(k pi s/S), k < K
-  std::uint32_t seed = 1;                  ///< noise.seed (0 ... 2^32 - 1)
-  std::uint32_t path = 0;                  ///< noise.path (0 ... 2^32 - 1)
-  double base_dt = 0.0;                    ///< noise.base_dt (default dt); dt = 2^refine_log2 base_dt
-  int refine_log2 = 0;
-  bool truncate = false;  ///< noise.truncate (Milstein-Repin-Tretyakov, k = 2)
-
-  // output
-  long long every = 1;            ///< output.every
-  std::vector<long long> probes;  ///< output.probes: node indices (default first, middle, last)
-  bool fields = true;             ///< output.fields: write fields.h5
-  long long fields_every = 0;     ///< output.fields_every (default: every, raised so <= 1000 snapshots)
-  bool fields_csv = false;        ///< output.fields_csv: final_fields.csv
-  bool per_path = false;          ///< output.per_path: per-path series in ensembles
-  bool plots = true;              ///< output.plots
-
   std::vector<std::string> given_keys;  ///< canonical keys present in the file or --set, sorted
-
-  [[nodiscard]] long long n_nodes() const;  ///< J (cell, periodic) or J + 1 (vertex, not periodic)
-  [[nodiscard]] double ds() const { return length / static_cast<double>(J); }
-  [[nodiscard]] double s_of(long long j) const;  ///< node position s_j
-  [[nodiscard]] double time_at(long long k) const { return k == steps ? t_end : static_cast<double>(k) * dt; }
   [[nodiscard]] bool given(const std::string& key) const;
 };
 
