@@ -176,6 +176,19 @@ Key<C> custom_key(std::string key, ValueType type, std::function<void(Resolver&,
   return k;
 }
 
+/// model.type of a format: required, and the one type `name` this format reads (the dispatch on model.type
+/// chose it).
+template <class C>
+Key<C> model_type_key(const std::string& name) {
+  return custom_key<C>(
+             "model.type", ValueType::string,
+             [name](Resolver& r, C&) { r.choice("model.type", {name}, "a model this scenario format supports"); },
+             [name](const C&) { return ScenarioValue(name); })
+      .allowed(name)
+      .doc("the model")
+      .required("the model, \"" + name + "\"");
+}
+
 /// An alias of another key (read and printed under that key's name).
 template <class C>
 Key<C> alias_key(std::string key, ValueType type, std::string of) {

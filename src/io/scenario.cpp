@@ -221,13 +221,7 @@ const detail::KeyTable<RigidBodyConfig>& table() {
   static const detail::KeyTable<C> t = [] {
     const std::string one_of = "exactly one of initial.omega, initial.M";
     std::vector<Key<C>> k;
-    k.push_back(detail::custom_key<C>(
-                    "model.type", ValueType::string,
-                    [](Resolver& r, C&) { r.choice("model.type", {"rigid_body"}, "a model this scenario format supports"); },
-                    [](const C&) { return ScenarioValue(std::string("rigid_body")); })
-                    .allowed("rigid_body")
-                    .doc("the model")
-                    .required("the model, \"rigid_body\""));
+    k.push_back(detail::model_type_key<C>("rigid_body"));
     k.push_back(
         detail::custom_key<C>(
             "model.inertia", ValueType::vec3_or_mat3,

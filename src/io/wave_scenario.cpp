@@ -400,13 +400,7 @@ const detail::KeyTable<WaveConfig>& table() {
     const std::string modes_rule = "exactly one of noise.modes, noise.cosine_modes for noise.mode = \"modes\"";
     const auto noise_applies = [](const C& c) { return c.noise_mode != NoiseMode::none; };
     std::vector<Key<C>> k;
-    k.push_back(detail::custom_key<C>(
-                    "model.type", ValueType::string,
-                    [](Resolver& r, C&) { r.choice("model.type", {"wave"}, "a model this scenario format supports"); },
-                    [](const C&) { return ScenarioValue(std::string("wave")); })
-                    .allowed("wave")
-                    .doc("the model")
-                    .required("the model, \"wave\""));
+    k.push_back(detail::model_type_key<C>("wave"));
     k.push_back(detail::number_key<C>("model.c", &C::c, detail::NumberCheck::positive)
                     .unit("m/s")
                     .doc("wave speed: l = 1/2 (phi_t^2 - c^2 phi_s^2) per unit length"));
