@@ -137,6 +137,10 @@ TEST(WaveCli, TypeIIEqualsTypeI) {
   for (std::size_t r = 0; r < a.rows.size(); ++r)
     for (std::size_t c = 0; c < a.columns.size(); ++c) EXPECT_NEAR(a.rows[r][c], b.rows[r][c], 1e-13);
   EXPECT_EQ(summary(cwd / "type-ii")["method"]["code_path"], "type-ii potential");
+  // the method is named as in the scenario file (not the number of a C++ enumeration)
+  EXPECT_EQ(summary(cwd / "type-ii")["method"]["id"], "type-ii");
+  EXPECT_EQ(summary(cwd / "type-i")["method"]["id"], "type-i");
+  EXPECT_EQ(summary(cwd / "type-i")["method"]["variant"], "exact");
 }
 
 TEST(WaveCli, UnstableStepRefusedOrFailsWithNode) {
