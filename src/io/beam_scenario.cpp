@@ -1,6 +1,6 @@
 /// @file src/io/beam_scenario.cpp
 /// @brief The beam scenario (`model.type = "beam"`): schema, validation of every key, the section constants
-/// and K, P (beam-integrators.md §2.2), the initial configuration (straight, the §8.2 arc, or a CSV file),
+/// and K, P (docs/theory/beam.md "The continuous beam"), the initial configuration (straight, the bending example's arc, or a CSV file),
 /// the
 /// `[[loads]]` tables and the resolved printout. The reading machinery is scenario_reader.cpp.
 #include "lievi/io/beam_scenario.hpp"
@@ -401,7 +401,7 @@ void check_spd(Resolver& r, const std::string& key, const Mat6& m) {
                 "matrix");
 }
 
-/// A, J1, J2, J3 from the section's own constants (square, circle), then K and P (§2.2).
+/// A, J1, J2, J3 from the section's own constants (square, circle), then K and P (docs/theory/beam.md "The continuous beam").
 void section_matrices(BeamScenario& s) {
   if (s.section == "square") {
     s.A = s.a * s.a;
@@ -1408,7 +1408,7 @@ const std::vector<SchemaEntry>& beam_schema() {
         {"initial.radius", ValueType::number, arc, "1.0", "m", "> 0",
          "arc radius: centre line radius (0, cos u, sin u), u = arc_start + s / radius", ""},
         {"initial.arc_start", ValueType::number, arc, "0.5235987755982988", "rad", "finite",
-         "angle u at s = 0 (pi/6: the arc of §8.2, symmetric about z for length 2 pi/3)", ""},
+         "angle u at s = 0 (pi/6: the arc of the bending example, symmetric about z for length 2 pi/3)", ""},
         {"initial.file", ValueType::string, "required iff initial.shape = \"file\"", "", "",
          "CSV path, relative to the scenario file's folder",
          "header x,y,z,qw,qx,qy,qz[,w1,w2,w3,v1,v2,v3], one row per node, unit quaternions within 1e-9", ""},

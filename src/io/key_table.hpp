@@ -15,6 +15,7 @@
 /// default such as "alpha Id").
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -187,6 +188,37 @@ Key<C> model_type_key(const std::string& name) {
       .allowed(name)
       .doc("the model")
       .required("the model, \"" + name + "\"");
+}
+
+/// integrator.dt of a format whose time grid is read with integrator.t_end (read there).
+template <class C>
+Key<C> dt_key(std::string requirement, std::string doc) {
+  return custom_key<C>("integrator.dt", ValueType::number, nullptr, [](const C& c) { return ScenarioValue(c.dt); })
+      .requirement(std::move(requirement))
+      .unit("s")
+      .allowed("> 0, t_end/dt an integer N < 1e12 within 1e-9 relative")
+      .doc(std::move(doc))
+      .no_default();
+}
+
+/// integrator.t_end; `read` reads the time grid (the step, t_end, the step count).
+template <class C>
+Key<C> t_end_key(std::function<void(Resolver&, C&)> read) {
+  return custom_key<C>("integrator.t_end", ValueType::number, std::move(read),
+                       [](const C& c) { return ScenarioValue(c.t_end); })
+      .requirement("required")
+      .unit("s")
+      .allowed("> 0")
+      .doc("final time (the run starts at t = 0)")
+      .no_default();
+}
+
+/// Whether an issue was recorded on one of `keys` since the reading began.
+inline bool has_issue(Resolver& r, std::initializer_list<const char*> keys) {
+  for (const auto& i : r.issues())
+    for (const char* k : keys)
+      if (i.key == k) return true;
+  return false;
 }
 
 /// An alias of another key (read and printed under that key's name).

@@ -161,13 +161,6 @@ const detail::Names<config::RigidBodyMethod>& method_names() {
   return v;
 }
 
-/// Whether an issue was recorded on `key` since the reading began.
-bool has_issue(Resolver& r, const std::string& key) {
-  for (const auto& i : r.issues())
-    if (i.key == key) return true;
-  return false;
-}
-
 /// `k` with `rule` (a rule between keys, reported first) run before its own reading.
 Key<RigidBodyConfig> with_rule(Key<RigidBodyConfig> k, std::function<void(Resolver&, RigidBodyConfig&)> rule) {
   k.read = [rule = std::move(rule), read = std::move(k.read)](Resolver& r, RigidBodyConfig& c) {
@@ -180,7 +173,7 @@ Key<RigidBodyConfig> with_rule(Key<RigidBodyConfig> k, std::function<void(Resolv
 /// Exactly one of initial.omega and initial.M; the other is derived through the inertia.
 void read_initial(Resolver& r, RigidBodyConfig& c) {
   const bool has_omega = r.has("initial.omega"), has_M = r.has("initial.M");
-  const bool inertia_ok = r.has("model.inertia") && !has_issue(r, "model.inertia");
+  const bool inertia_ok = r.has("model.inertia") && !detail::has_issue(r, {"model.inertia"});
   if (has_omega && has_M) {
     r.issue("initial.M", "both initial.omega and initial.M are given; give exactly one");
   } else if (!has_omega && !has_M) {
@@ -300,25 +293,14 @@ const detail::KeyTable<RigidBodyConfig>& table() {
                     .allowed("a method id listed by `lievi methods`")
                     .doc("the integrator")
                     .required("a method id (" + join(detail::name_list(method_names())) + ")"));
-    k.push_back(detail::custom_key<C>("integrator.dt", ValueType::number, nullptr,
-                                      [](const C& c) { return ScenarioValue(c.dt); })
-                    .requirement("required (or its alias integrator.h)")
-                    .unit("s")
-                    .allowed("> 0, t_end/dt an integer N < 1e12 within 1e-9 relative")
-                    .doc("time step h; for the adaptive dop853 the output grid (rows at multiples of dt * every, "
-                         "from its dense output)")
-                    .no_default());
+    k.push_back(detail::dt_key<C>("required (or its alias integrator.h)",
+                                  "time step h; for the adaptive dop853 the output grid (rows at multiples of dt * "
+                                  "every, from its dense output)"));
     k.push_back(detail::alias_key<C>("integrator.h", ValueType::number, "integrator.dt")
                     .requirement("alias of integrator.dt (not both)")
                     .unit("s")
                     .doc("the paper's name of the time step"));
-    k.push_back(detail::custom_key<C>("integrator.t_end", ValueType::number, read_time_grid,
-                                      [](const C& c) { return ScenarioValue(c.t_end); })
-                    .requirement("required")
-                    .unit("s")
-                    .allowed("> 0")
-                    .doc("final time (the run starts at t = 0)")
-                    .no_default());
+    k.push_back(detail::t_end_key<C>(read_time_grid));
     k.push_back(detail::choice_key<C>("integrator.retraction", &C::retraction,
                                       {{"cayley", Retraction::cayley}, {"exp", Retraction::exp}, {"exp2", Retraction::exp2}},
                                       "a retraction")

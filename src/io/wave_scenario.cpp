@@ -269,12 +269,7 @@ class InitialFileReader {
 // The rules between keys, each run where the table reads its key
 // ---------------------------------------------------------------------------------------------------------------
 
-bool has_issue(Resolver& r, std::initializer_list<const char*> keys) {
-  for (const auto& i : r.issues())
-    for (const char* k : keys)
-      if (i.key == k) return true;
-  return false;
-}
+using detail::has_issue;
 
 /// The node set is known: no issue on the grid, the ends or the memory for the per-node data.
 bool grid_ok(Resolver& r) { return !has_issue(r, {"grid.J", "grid.layout", "grid.length", "bc.left", "bc.right"}); }
@@ -460,25 +455,11 @@ const detail::KeyTable<WaveConfig>& table() {
                     .doc("exact or approximate variations (they coincide for the wave, G = R)"));
     k.push_back(detail::choice_key<C>("integrator.start", &C::start, kStarts, "a start")
                     .doc("first velocity: half (velocity-Verlet half kick) or full step"));
-    k.push_back(detail::custom_key<C>("integrator.dt", ValueType::number, nullptr,
-                                      [](const C& c) { return ScenarioValue(c.dt); })
-                    .requirement("required")
-                    .unit("s")
-                    .allowed("> 0, t_end/dt an integer N < 1e12 within 1e-9 relative")
-                    .doc("time step")
-                    .no_default());
-    k.push_back(detail::custom_key<C>(
-                    "integrator.t_end", ValueType::number,
-                    [](Resolver& r, C& c) {
-                      const detail::TimeGrid g = detail::read_time_grid(r, "integrator.dt", "the time step");
-                      if (g.ok) c.dt = g.dt, c.t_end = g.t_end, c.steps = g.steps;
-                    },
-                    [](const C& c) { return ScenarioValue(c.t_end); })
-                    .requirement("required")
-                    .unit("s")
-                    .allowed("> 0")
-                    .doc("final time (the run starts at t = 0)")
-                    .no_default());
+    k.push_back(detail::dt_key<C>("required", "time step"));
+    k.push_back(detail::t_end_key<C>([](Resolver& r, C& c) {
+      const detail::TimeGrid g = detail::read_time_grid(r, "integrator.dt", "the time step");
+      if (g.ok) c.dt = g.dt, c.t_end = g.t_end, c.steps = g.steps;
+    }));
     k.push_back(detail::boolean_key<C>("integrator.allow_unstable", &C::allow_unstable)
                     .doc("run even when dt is beyond the stability (CFL) bound"));
     k.push_back(detail::choice_key<C>("noise.mode", &C::noise_mode, kNoiseModes, "a noise mode")

@@ -325,7 +325,7 @@ void check_beam(const io::BeamScenario& s) {
   if (s.dt >= limit && !s.allow_unstable) {
     throw invalid_argument(file_of(s), "integrator.dt",
                            "value " + io::format_number(s.dt) + " is beyond the a-priori stability bound 2/omega_max = " +
-                               io::format_number(limit) + " of the scheme (beam-integrators.md §5.4, ds = " +
+                               io::format_number(limit) + " of the scheme (docs/theory/beam.md \"Stability bound\", ds = " +
                                io::format_number(s.ds()) + "); the largest stable dt is below " +
                                io::format_number(limit) + " (set integrator.allow_unstable = true to run anyway)");
   }

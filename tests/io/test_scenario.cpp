@@ -154,7 +154,7 @@ TEST(Scenario, AllIssuesOfAFileAreReportedTogether) {
                         "output.every", "output.bogus"})
     EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
   EXPECT_EQ(is.size(), 6u);
-  // The exception text is one line per issue, in the format of docs/interfaces.md.
+  // The exception text is one line per issue, in the format of docs/outputs.md ("Exit codes and messages").
   try {
     (void)parse_scenario(t, "s.toml", "s");
   } catch (const lievi::invalid_argument& e) {

@@ -108,7 +108,7 @@ class Summary : public ::testing::Environment {
  public:
   void TearDown() override {
     if (rows().empty()) return;
-    std::printf("\n=== beam spec §9.1, SE(3): measured max errors (this build) vs the spec's prototype ===\n");
+    std::printf("\n=== SE(3): measured max errors (this build) vs the prototype's ===\n");
     std::printf("%-62s %10s %10s %10s   %s\n", "check", "spec-set", "mixed-set", "tol", "spec measured");
     for (const auto& r : rows())
       std::printf("%-62s %10.2e %10.2e %10.0e   %s\n", r.check.c_str(), r.spec_set, r.mixed_set, r.tol,

@@ -75,7 +75,7 @@ class numerical_failure : public std::runtime_error {
   double residual_;
 };
 
-/// Process exit codes (docs/interfaces.md).
+/// Process exit codes (docs/outputs.md "Exit codes and messages").
 enum class ExitCode : int { ok = 0, other = 1, bad_input = 2, numerical_failure = 3 };
 
 }  // namespace lievi

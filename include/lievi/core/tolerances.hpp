@@ -19,7 +19,7 @@ inline constexpr double small_angle_gamma = 1.0;
 inline constexpr double newton_step = 1e-14;
 
 /// Cayley's inverse cay^{-1}(R) = 2 (R - R^T)^vee / (1 + tr R) is singular at rotations by pi; below this
-/// margin 1 + tr R it is refused (beam-integrators.md §1.4): `Cayley<SO3>::tau_inv` returns NaN and the
+/// margin 1 + tr R it is refused (docs/theory/beam.md "SE(3) formulas"): `Cayley<SO3>::tau_inv` returns NaN and the
 /// beam stepper names the segment.
 inline constexpr double cayley_margin = 1e-8;
 
@@ -42,7 +42,7 @@ inline constexpr double small_angle_beta_numerator = 2.0;
 /// exact to < 1e-17 relative at 4.
 inline constexpr double small_angle_gamma_numerator = 4.0;
 
-/// (t^2 + 2 cos t - 2)/(2 t^4), the c_2 of the SE(3) Q-matrix (beam spec §1.4): series to t^22 below this
+/// (t^2 + 2 cos t - 2)/(2 t^4), the c_2 of the SE(3) Q-matrix (docs/theory/beam.md "SE(3) formulas"): series to t^22 below this
 /// angle. The closed form loses ~ 12 eps/t^2 relative: <= 3 eps above 2.
 inline constexpr double small_angle_se3_c2 = 2.0;
 

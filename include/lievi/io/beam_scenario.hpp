@@ -5,9 +5,9 @@
 ///
 /// Same schema style as the rigid body and the wave (io/scenario.hpp, io/wave_scenario.hpp): every key with
 /// type, default, unit and allowed values in `beam_schema()`, all issues of a file reported together, `--set`
-/// overrides, `lievi validate` printout, docs/scenarios.md table. Keys follow beam-integrators.md §8.4.
+/// overrides, `lievi validate` printout, docs/scenarios.md table. Keys: docs/scenarios.md ("beam").
 ///
-/// Section constants (§2.2): square A = a², J2 = J3 = a⁴/12, J1 = J2 + J3; circle A = πr², J2 = J3 = πr⁴/4,
+/// Section constants (docs/theory/beam.md "The continuous beam"): square A = a², J2 = J3 = a⁴/12, J1 = J2 + J3; circle A = πr², J2 = J3 = πr⁴/4,
 /// J1 = πr⁴/2; general A, J1, J2, J3 as given; K = diag(ρJ1, ρJ2, ρJ3, ρA, ρA, ρA),
 /// P = diag(GJ1, EJ2, EJ3, EA, k_s GA, k_s GA), G = E/(2(1+ν)) unless model.G is given; or K, P given in full
 /// (section "matrix", 6x6 symmetric positive definite). Loads come from `[[loads]]` tables and cannot be set
@@ -116,15 +116,15 @@ struct BeamScenario {
   [[nodiscard]] bool periodic() const { return bc_left == "periodic"; }
 
   // initial configuration
-  std::string shape = "straight";                  ///< "straight", "arc" (circular arc, §8.2), "file"
+  std::string shape = "straight";                  ///< "straight", "arc" (circular arc of the bending example), "file"
   std::array<double, 3> origin{};                  ///< straight: position of node 0
   std::array<double, 3> direction{1.0, 0.0, 0.0};  ///< straight: beam axis (first director), normalised
   std::array<double, 3> normal{0.0, 0.0,
                                1.0};  ///< straight: third director (orthogonalised against direction)
-  /// arc: radius; centre line radius (0, cos u, sin u), u = arc_start + s / radius, in the y-z plane (§8.2),
+  /// arc: radius; centre line radius (0, cos u, sin u), u = arc_start + s / radius, in the y-z plane (the bending example, docs/theory/beam.md),
   /// frames [t | inward normal | e_x]
   double radius = 1.0;
-  double arc_start = 0.5235987755982988;        ///< arc: angle u of s = 0 (pi/6 for §8.2)
+  double arc_start = 0.5235987755982988;        ///< arc: angle u of s = 0 (pi/6 for the bending example)
   std::string file;                             ///< CSV x,y,z,qw,qx,qy,qz[,w1,w2,w3,v1,v2,v3] per node
   std::string file_path;                        ///< initial.file resolved against the scenario's folder
   bool file_velocity = false;                   ///< the file gave the six velocity columns
@@ -137,7 +137,7 @@ struct BeamScenario {
   std::vector<BeamDistributedLoad> distributed_loads;
   double damping_angular = 0.0, damping_linear = 0.0;  ///< mass-proportional rates, 1/s
 
-  // noise (Type-I, body frame, Stratonovich through the group increment; beam-integrators.md §6)
+  // noise (Type-I, body frame, Stratonovich through the group increment; docs/theory/beam.md "Noise")
   std::string noise_mode = "none";  ///< "none", "common", "independent", "modes"
   std::array<double, 6> theta{};    ///< noise.theta: Theta in se(3) (angular, linear), per sqrt(s)
   std::vector<BeamNoiseMode> noise_modes;  ///< the [[noise.modes]] tables (noise.mode = "modes")
@@ -149,7 +149,7 @@ struct BeamScenario {
   // integrator
   std::string method = "type-i";  ///< "type-i" (type-ii arrives with the stochastic beam: refused for now)
   std::string retraction = "cayley";  ///< "cayley" or "exp"
-  std::string variant = "exact";  ///< "exact" or "approx" (beam-integrators.md §4.3; approx: first order in dt)
+  std::string variant = "exact";  ///< "exact" or "approx" (docs/theory/beam.md "The two variants"; approx: first order in dt)
   std::string start = "half";     ///< "half" (velocity-Verlet half kick) or "full"
   double dt = 0.0, t_end = 0.0;
   long long steps = 0;

@@ -5,9 +5,8 @@
 /// io/mechanics_scenario.hpp).
 ///
 /// One schema style with the rigid body's (io/scenario.hpp): the same TOML reading, `--set` conversion, all
-/// issues of a file reported together, `lievi validate` printout and docs/scenarios.md key table. Keys follow
-/// beam-integrators.md §8.4 and docs/interfaces.md; every key with type, default, unit and allowed values is
-/// in `wave_schema()`.
+/// issues of a file reported together, `lievi validate` printout and docs/scenarios.md key table. Every key
+/// with type, default, unit and allowed values is in `wave_schema()` (docs/scenarios.md, "wave").
 #include <cstdint>
 #include <filesystem>
 #include <optional>

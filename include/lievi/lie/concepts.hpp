@@ -9,7 +9,7 @@
 ///  - `ad_x y = [x, y] = vee(hat(x) hat(y) - hat(y) hat(x))`, `Ad_g y = vee(g hat(y) g^{-1})`.
 ///  - Pairing `<mu, xi> = mu . xi` (Euclidean on the coordinates), so every dual map is the transpose:
 ///    `ad*_x = ad_x^T`, `Ad*_g = Ad_g^T`.
-///  - Retractions are right-trivialised (rigid-body-ddb spec §2, beam spec §1.4):
+///  - Retractions are right-trivialised (docs/theory/ddb.md "Conventions", docs/theory/beam.md "SE(3) formulas"):
 ///    `d/de tau(x + e y)|_0 = hat(dtau_x y) tau(x)`; `dtau_star = dtau^T`, `dtau_inv_star = (dtau^{-1})^T`.
 #include <Eigen/Core>
 #include <concepts>
@@ -73,7 +73,7 @@ typename G::Algebra Ad_star(const G& g, const typename G::Algebra& mu) {
   return g.Ad().transpose() * mu;
 }
 
-/// Body-to-spatial momentum `Ad*_{g^{-1}} mu = (Ad_g^{-1})^T mu = (Ad_{g^{-1}})^T mu` (beam spec §1.3).
+/// Body-to-spatial momentum `Ad*_{g^{-1}} mu = (Ad_g^{-1})^T mu = (Ad_{g^{-1}})^T mu` (docs/theory/beam.md "SE(3) formulas").
 template <LieGroup G>
 typename G::Algebra Ad_star_inverse(const G& g, const typename G::Algebra& mu) {
   return g.inverse().Ad().transpose() * mu;

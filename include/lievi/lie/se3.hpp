@@ -2,7 +2,7 @@
 /// @file lievi/lie/se3.hpp
 /// @brief SE(3) as a value type g = (R, p), its algebra se(3) ~ R^6 ordered (omega, v), ad, Ad and their duals.
 ///
-/// Conventions (beam spec §1.1–1.3, docs/conventions.md):
+/// Conventions (docs/theory/beam.md "SE(3) formulas", docs/conventions.md):
 ///  - xi = (omega, v): angular part first, then linear; dual mu = (m, n) (moment, force) in the same order.
 ///  - hat(xi) = [[hat(omega), v], [0, 0]] (4x4); g = [[R, p], [0, 1]];  g1 g2 = (R1 R2, p1 + R1 p2);
 ///    g^{-1} = (R^T, -R^T p);  g . x = R x + p.
@@ -22,7 +22,7 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Mat4 = Eigen::Matrix<double, 4, 4>;
 
-/// Scalar coefficients of the SE(3) Q-matrix (beam spec §1.4, Barfoot–Furgale), functions of t = |omega|.
+/// Scalar coefficients of the SE(3) Q-matrix (docs/theory/beam.md "SE(3) formulas", Barfoot–Furgale), functions of t = |omega|.
 /// c_1 = (t - sin t)/t^3 is so3_series::t_minus_sin_over_t3.
 namespace se3_series {
 
@@ -129,13 +129,13 @@ class SE3 {
     A.bottomRightCorner<3, 3>() = W;
     return A;
   }
-  /// ad*_xi mu = ad_xi^T mu = (m × omega + n × v, n × omega) for mu = (m, n)  (beam spec §1.3).
+  /// ad*_xi mu = ad_xi^T mu = (m × omega + n × v, n × omega) for mu = (m, n)  (docs/theory/beam.md "SE(3) formulas").
   static Vec6 ad_star(const Vec6& xi, const Vec6& mu) {
     const Vec3 omega = angular(xi), v = linear(xi), m = angular(mu), n = linear(mu);
     return join(m.cross(omega) + n.cross(v), n.cross(omega));
   }
-  /// ad*_xi mu is linear in xi: ad*_xi mu = C(mu) xi with C(mu) = [[hat(m), hat(n)], [hat(n), 0]]  (beam spec
-  /// §1.3, for Newton Jacobians). Returns C(mu) = d(ad*_xi mu)/dxi.
+  /// ad*_xi mu is linear in xi: ad*_xi mu = C(mu) xi with C(mu) = [[hat(m), hat(n)], [hat(n), 0]]  (docs/theory/beam.md
+  /// "SE(3) formulas", for Newton Jacobians). Returns C(mu) = d(ad*_xi mu)/dxi.
   static Mat6 J_ad_star_x(const Vec6& mu) {
     const Mat3 N = lie::hat(linear(mu));
     Mat6 C;
@@ -153,7 +153,7 @@ class SE3 {
 
 static_assert(sizeof(SE3) == 12 * sizeof(double), "SE3::data: R and p are 12 contiguous doubles");
 
-/// Ad*_g mu = Ad_g^T mu = (R^T (m - p × n), R^T n) for mu = (m, n)  (beam spec §1.3).
+/// Ad*_g mu = Ad_g^T mu = (R^T (m - p × n), R^T n) for mu = (m, n)  (docs/theory/beam.md "SE(3) formulas").
 inline Vec6 Ad_star(const SE3& g, const Vec6& mu) {
   const Mat3 Rt = g.rotation().transpose();
   const Vec3 m = SE3::angular(mu), n = SE3::linear(mu);

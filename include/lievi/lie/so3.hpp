@@ -2,7 +2,7 @@
 /// @file lievi/lie/so3.hpp
 /// @brief SO(3) as a value type, its algebra so(3) ~ R^3 (hat/vee), ad, Ad and their duals.
 ///
-/// Conventions (docs/conventions.md, rigid-body-ddb spec §1):
+/// Conventions (docs/conventions.md, docs/theory/ddb.md "Conventions"):
 ///  - hat(x) y = x × y;  ad_x y = x × y (ad_x = hat(x));  Ad_R x = R x.
 ///  - pairing <mu, xi> = mu · xi; duals are transposes:  ad*_x mu = -hat(x) mu = mu × x,  Ad*_R mu = R^T mu.
 #include <Eigen/Core>
@@ -110,7 +110,7 @@ inline double t2_plus_t_sin_minus_4_one_minus_cos_over_t6(double t) {
 }
 
 /// beta(t) = (1 - (t/2) cot(t/2)) / t^2 = sum_{n>=1} |B_2n| t^(2n-2) / (2n)!, the coefficient of hat(x)^2 in
-/// dexp^{-1}_x (rigid-body-ddb spec §2). Series to t^14 below tol::small_angle; above, the cancellation-free
+/// dexp^{-1}_x (docs/theory/ddb.md "Conventions"). Series to t^14 below tol::small_angle; above, the cancellation-free
 /// rewriting beta = 2 [(1 - cos t - (t/2) sin t)/t^4] / sinc(t/2)^2. Pole at t = 2 pi.
 inline double beta(double t) {
   if (t < tol::small_angle) {
@@ -193,7 +193,7 @@ class SO3 {
   Mat3 R_;
 };
 
-/// Ad*_R mu = R^T mu (rigid-body-ddb spec §1; the dual of Ad_R x = R x under mu · xi).
+/// Ad*_R mu = R^T mu (docs/theory/ddb.md "Conventions"; the dual of Ad_R x = R x under mu · xi).
 inline Vec3 Ad_star(const SO3& g, const Vec3& mu) { return g.matrix().transpose() * mu; }
 
 static_assert(LieGroup<SO3>);

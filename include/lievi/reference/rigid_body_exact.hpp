@@ -1,7 +1,7 @@
 #pragma once
 /// @file lievi/reference/rigid_body_exact.hpp
 /// @brief Closed-form torque-free rigid body (alpha = 0) in Jacobi elliptic functions (Landau & Lifshitz,
-/// Mechanics §37; rigid-body-ddb spec §6), for any principal moments, in long double.
+/// Mechanics §37; docs/theory/ddb.md "References used by the tests"), for any principal moments, in long double.
 ///
 /// With principal moments relabelled (a, m, p) so that p is the "polar" axis — the largest moment if
 /// |M|^2 > 2 E I_mid, else the smallest — and m the middle one, E = ½ sum M_i^2 / I_i, M^2 = |M|^2:

@@ -1,7 +1,7 @@
 #pragma once
 /// @file lievi/reference/rigid_body_taylor.hpp
 /// @brief High-accuracy reference for the rigid body with double-bracket dissipation: the Taylor-series
-/// method in long double (rigid-body-ddb spec §6), ~1e-17 accurate on the paper's scenarios.
+/// method in long double (docs/theory/ddb.md "References used by the tests"), ~1e-17 accurate on the paper's scenarios.
 ///
 /// The ODE  dM/dt = M × Omega + M × K (M × Omega),  Omega = I^{-1} M  (spec §1; K = alpha Id in the paper)
 /// has Taylor coefficients M(t0 + s) = sum_n m_n s^n given by the recurrence (spec §6, generalised to K)

@@ -20,7 +20,7 @@ namespace lievi::solve {
 
 /// Stopping rule and iteration limit of `newton`.
 struct NewtonOptions {
-  /// ||dx||_inf <= step_tol (1 + ||x||_inf)  (rigid-body-ddb spec §3).
+  /// ||dx||_inf <= step_tol (1 + ||x||_inf)  (docs/theory/ddb.md "One step, as implemented").
   double step_tol = tol::newton_step;
   /// ||F(x)||_inf <= residual_tol * residual_scale. 1e-13 is ~500 ulps of the scale: loose enough for the
   /// rounding error of evaluating F (a few terms of size ~scale), tight enough to catch a wrong root.

@@ -2,7 +2,7 @@
 /// @file lievi/lie/retraction/cayley.hpp
 /// @brief The Cayley retraction tau = cay and its right-trivialised tangents, as closed forms.
 ///
-/// Definition of the right-trivialised tangent (rigid-body-ddb spec §2, seed 002 §4):
+/// Definition of the right-trivialised tangent (docs/theory/ddb.md "Conventions", seed 002 §4):
 ///   T_x tau(dx) = (dtau_x dx)^ tau(x).
 /// Duals (`*_star`) are transposes under the pairing <mu, xi> = mu · xi.
 #include <limits>
@@ -75,7 +75,7 @@ struct Cayley<SO3> {
 };
 
 /// Cayley on SE(3): the 4x4 matrix Cayley cay(x) = (I - hat(x)/2)^{-1} (I + hat(x)/2), in closed form
-/// (beam spec §1.4). With x = (omega, v), W = hat(omega), V = hat(v), s = |omega|^2:
+/// (docs/theory/beam.md "SE(3) formulas"). With x = (omega, v), W = hat(omega), V = hat(v), s = |omega|^2:
 ///   cay(x) = (cay(omega), (4 v + 2 omega × v + (omega · v) omega)/(4 + s)),
 ///   dcay_x^{-1} = [[I - ½W + ¼ omega omega^T, 0], [-½ (I - ½W) V, I - ½W]],
 ///   dcay_x      = [[4/(4+s) (I + ½W), 0], [2/(4+s) V (I + ½W), (4I + 2W + omega omega^T)/(4+s)]].
@@ -125,13 +125,13 @@ struct Cayley<SE3> {
   static Mat6 dtau_star(const Vec6& x) { return dtau(x).transpose(); }
   static Mat6 dtau_inv_star(const Vec6& x) { return dtau_inv(x).transpose(); }
   /// (dcay_x^{-1})^T mu = (m + ½ omega × m + ¼ (omega · m) omega + ½ v × n~, n~), n~ = n + ½ omega × n
-  /// (beam spec §1.4; the inner-loop operation).
+  /// (docs/theory/beam.md "SE(3) formulas"; the inner-loop operation).
   static Vec6 dtau_inv_star_apply(const Vec6& x, const Vec6& mu) {
     const Vec3 omega = SE3::angular(x), v = SE3::linear(x), m = SE3::angular(mu), n = SE3::linear(mu);
     const Vec3 n_tilde = n + 0.5 * omega.cross(n);
     return SE3::join(m + 0.5 * omega.cross(m) + 0.25 * omega.dot(m) * omega + 0.5 * v.cross(n_tilde), n_tilde);
   }
-  /// D(x, mu) = d/dx [(dcay_x^{-1})^T mu] (beam spec §1.4, for Newton):
+  /// D(x, mu) = d/dx [(dcay_x^{-1})^T mu] (docs/theory/beam.md "SE(3) formulas", for Newton):
   ///   [[-½ hat(m) + ¼ ((omega · m) I + omega m^T) - ¼ hat(v) hat(n), -½ hat(n) - ¼ hat(omega × n)],
   ///    [-½ hat(n), 0]].
   static Mat6 J_dtau_inv_star_x(const Vec6& x, const Vec6& mu) {

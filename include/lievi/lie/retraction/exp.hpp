@@ -19,7 +19,7 @@ namespace lievi::lie {
 template <class G>
 struct Exp;
 
-/// exp on SO(3): Rodrigues' formula; closed-form dexp and dexp^{-1} (rigid-body-ddb spec §2).
+/// exp on SO(3): Rodrigues' formula; closed-form dexp and dexp^{-1} (docs/theory/ddb.md "Conventions").
 template <>
 struct Exp<SO3> {
   using Group = SO3;
@@ -130,7 +130,7 @@ struct Exp2<SO3> {
 // --- SE(3) --------------------------------------------------------------------------------
 
 /// exp on SE(3), x = (omega, v): exp(x) = (exp(omega), J_l(omega) v), J_l = dexp on SO(3); closed-form dexp and
-/// dexp^{-1} through the Q-matrix (beam spec §1.4, after Barfoot–Furgale):
+/// dexp^{-1} through the Q-matrix (docs/theory/beam.md "SE(3) formulas", after Barfoot–Furgale):
 ///   dexp_x = [[J_l, 0], [Q, J_l]],   dexp_x^{-1} = [[J_l^{-1}, 0], [-J_l^{-1} Q J_l^{-1}, J_l^{-1}]],
 ///   Q = ½ V + c_1 (W V + V W + W V W) + c_2 (W^2 V + V W^2 - 3 W V W) + c_3 (W V W^2 + W^2 V W),
 /// W = hat(omega), V = hat(v), t = |omega|, c_1 = (t - sin t)/t^3, c_2 = (t^2 + 2 cos t - 2)/(2 t^4),

@@ -5,7 +5,7 @@
 ///   dexp_x      = sum_{k>=0} ad_x^k / (k+1)!         (entire in x)
 ///   dexp_x^{-1} = sum_{k>=0} (B_k / k!) ad_x^k       (B_1 = -1/2; converges for the spectral radius of ad_x
 ///                                                      below 2 pi, i.e. |omega| < 2 pi on SO(3) and SE(3))
-/// Convention: right-trivialised, T_x exp(y) = hat(dexp_x y) exp(x) (seed 002 §4, beam spec §1.4). The paper's
+/// Convention: right-trivialised, T_x exp(y) = hat(dexp_x y) exp(x) (seed 002 §4, docs/theory/beam.md "SE(3) formulas"). The paper's
 /// `exp2` is dexp_inv_series(x, 2) = I - ½ ad_x + (1/12) ad_x^2.
 #include <string>
 
