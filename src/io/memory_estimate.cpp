@@ -83,7 +83,7 @@ MemoryEstimate estimate_memory(const BeamScenario& s, long long paths) {
   return e;
 }
 
-MemoryEstimate estimate_memory(const WaveScenario& s, long long paths) {
+MemoryEstimate estimate_memory(const config::WaveConfig& s, long long paths) {
   // (the cosine modes are counted before they are built)
   const double nodes = static_cast<double>(s.n_nodes()),
                modes = static_cast<double>(std::max<long long>(static_cast<long long>(s.modes.size()), s.cosine_modes));

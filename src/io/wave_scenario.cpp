@@ -301,7 +301,7 @@ void read_end(Resolver& r, WaveConfig& s, const char* key, End WaveConfig::*m) {
                   std::string(config::id(s.layout)) + "\"");
   if (grid_ok(r))  // before the per-node arrays of the initial data are built
     if (const auto available = available_memory())
-      if (const auto problem = memory_problem(estimate_memory(static_cast<const WaveScenario&>(s), 1), *available))
+      if (const auto problem = memory_problem(estimate_memory(s, 1), *available))
         r.issue("grid.J", *problem);
 }
 
@@ -373,7 +373,7 @@ void read_noise(Resolver& r, WaveConfig& s) {
                                  " more modes without one value per node");
   } else if (cosine && !has_issue(r, {"noise.cosine_modes"})) {
     if (const auto available = available_memory())  // before the K x n_nodes profiles are built
-      if (const auto problem = memory_problem(estimate_memory(static_cast<const WaveScenario&>(s), 1), *available)) {
+      if (const auto problem = memory_problem(estimate_memory(s, 1), *available)) {
         r.issue("noise.cosine_modes", *problem);
         return;
       }
