@@ -92,7 +92,7 @@ MemoryEstimate estimate_memory(const config::WaveConfig& s, long long paths) {
   MemoryEstimate e;
   e.bytes = nodes * per_node;
   e.key = modes * kWavePerModeNode > kWaveScenarioPerNode + kWaveRunPerNode
-              ? (s.given("noise.cosine_modes") ? "noise.cosine_modes" : "noise.modes")
+              ? (s.cosine_modes > 0 ? "noise.cosine_modes" : "noise.modes")
               : "grid.J";
   e.what = count_text(nodes) + " nodes x " + bytes_text(per_node) + " (state, workspaces, scenario arrays" +
            (modes > 0 ? ", " + count_text(modes) + " noise modes" : std::string()) +

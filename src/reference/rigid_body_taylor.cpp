@@ -1,5 +1,5 @@
 /// @file src/reference/rigid_body_taylor.cpp
-/// @brief The long-double Taylor-series reference of spec §6 (see the header for the formulas).
+/// @brief The long-double Taylor-series reference (docs/theory/ddb.md "References used by the tests") (see the header for the formulas).
 #include "lievi/reference/rigid_body_taylor.hpp"
 
 #include <algorithm>
@@ -20,7 +20,7 @@ Vec3L cross(const Vec3L& a, const Vec3L& b) {
   return Vec3L(a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0));
 }
 
-/// Taylor coefficients m_0..m_N at the point M (spec §6 recurrence). Workspaces are sized N+1 by the caller.
+/// Taylor coefficients m_0..m_N at the point M (the recurrence of the header). Workspaces are sized N+1 by the caller.
 void coefficients(const Mat3L& I_inv, const Mat3L& K, const Vec3L& M, int N, std::vector<Vec3L>& m,
                   std::vector<Vec3L>& Omega, std::vector<Vec3L>& Ku) {
   m[0] = M;

@@ -539,7 +539,7 @@ TEST(SE3Spec, Row08_Exp2) {
     return std::max(max_abs(Exp2<SE3>::tau(s.x).matrix() - g.matrix()),
                     (Exp2<SE3>::tau_inv(g) - Exp<SE3>::tau_inv(g)).cwiseAbs().maxCoeff());
   });
-  check("exp2: dtau^{-1} vs I - ½ad + ad^2/12", "spec §1.4", kTol, [](const Item& s) {
+  check("exp2: dtau^{-1} vs I - ½ad + ad^2/12", "docs/theory/beam.md", kTol, [](const Item& s) {
     const M6L A = ad_ref(s.x);
     return diff(Exp2<SE3>::dtau_inv(s.x), M6L(I6 - A / 2 + A * A / 12));
   });
@@ -757,7 +757,7 @@ TEST(SE3Spec, Row11_SmallAngleCoefficients) {
     EXPECT_LT(worst, kCoefTol) << fn.name << ": worst relative error " << worst << " at t = " << at;
     record(std::string("coef ") + fn.name + " (cols: rel, ulps)", "<= 2e-14 rel.", worst, worst / kUlp, kCoefTol);
     if (fn.spec)
-      std::printf("[ se3-spec ]   spec §1.4's own recipe for %s: worst rel %.2e (%.0f ulps) at t = %.6g%s\n",
+      std::printf("[ se3-spec ]   the prototype's recipe for %s: worst rel %.2e (%.0f ulps) at t = %.6g%s\n",
                   fn.name, worst_spec, worst_spec / kUlp, at_spec,
                   worst_spec > kCoefTol ? "  ** exceeds the spec's 2e-14 claim **" : "");
   }
@@ -853,7 +853,7 @@ void expect_guarded(const char* name, const F& tau_inv_rot) {
   // until the guard exists.
   EXPECT_EQ(silent_wrong, 0) << name << ": " << silent_wrong << " of " << (guarded + silent_wrong)
                              << " rotations with 1 + tr R < 1e-8 returned finite values instead of the spec's "
-                                "diagnostic (spec §1.4); examples:"
+                                "diagnostic (docs/theory/beam.md); examples:"
                              << examples.str();
   std::printf("[ se3-spec ] %s near pi: %d cases with 1 + tr R < 1e-8: %d guarded (throw or non-finite), %d silently "
               "finite; where 1 + tr R >= 1e-8, worst relative error = %.1f eps/(1 + tr R)\n",

@@ -124,7 +124,7 @@ inline double beta(double t) {
 }
 
 /// gamma(t) = beta'(t)/t = sum_{n>=2} |B_2n| (2n-2) t^(2n-4)/(2n)!, used in the Newton Jacobian of DDB-exp
-/// (spec §3). Series to t^24 below tol::small_angle_gamma; above, the cancellation-free rewriting
+/// (docs/theory/ddb.md "One step, as implemented"). Series to t^24 below tol::small_angle_gamma; above, the cancellation-free rewriting
 /// gamma = [(t^2 + t sin t - 4 (1 - cos t))/t^6] / sinc(t/2)^2. Pole at t = 2 pi.
 inline double gamma(double t) {
   if (t < tol::small_angle_gamma) {

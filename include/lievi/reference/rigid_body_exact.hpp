@@ -15,7 +15,7 @@
 /// (I_m - I_p) Omega_m Omega_p), and u0 = F(am0, k), am0 = atan2(sigma Omega_m(0)/A_m, Omega_a(0)/A_a).
 /// Two equal moments (k = 0, the symmetric top) use the trigonometric solution directly: Omega_p constant,
 /// (Omega_a, Omega_m) rotating at the rate (I_p - I_e) Omega_p / I_e times the parity. The attitude is not
-/// provided. Convention: dM/dt = M × Omega (spec §1).
+/// provided. Convention: dM/dt = M × Omega (docs/theory/ddb.md "Conventions").
 #include <array>
 
 #include "lievi/models/rigid_body.hpp"

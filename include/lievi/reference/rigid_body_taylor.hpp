@@ -3,8 +3,8 @@
 /// @brief High-accuracy reference for the rigid body with double-bracket dissipation: the Taylor-series
 /// method in long double (docs/theory/ddb.md "References used by the tests"), ~1e-17 accurate on the paper's scenarios.
 ///
-/// The ODE  dM/dt = M × Omega + M × K (M × Omega),  Omega = I^{-1} M  (spec §1; K = alpha Id in the paper)
-/// has Taylor coefficients M(t0 + s) = sum_n m_n s^n given by the recurrence (spec §6, generalised to K)
+/// The ODE  dM/dt = M × Omega + M × K (M × Omega),  Omega = I^{-1} M  (docs/theory/ddb.md "Conventions"; K = alpha Id in the paper)
+/// has Taylor coefficients M(t0 + s) = sum_n m_n s^n given by the recurrence (docs/theory/ddb.md "References used by the tests", generalised to K)
 ///   Omega_n = I^{-1} m_n,  u_n = sum_{j=0}^{n} m_j × Omega_{n-j},  v_n = sum_{j=0}^{n} m_j × (K u_{n-j}),
 ///   m_{n+1} = (u_n + v_n) / (n + 1),
 /// (u = M × Omega, v = M × K u as Cauchy products). Each step uses `order` coefficients and the step size of

@@ -27,7 +27,7 @@ struct Cayley<SO3> {
   /// c(x) = 4 / (4 + |x|^2).
   static double c(const Vec3& x) { return 4.0 / (4.0 + x.squaredNorm()); }
 
-  /// tau(x) v = v + c (x × v + ½ x × (x × v))   (spec §2 table), without forming the matrix.
+  /// tau(x) v = v + c (x × v + ½ x × (x × v))   (docs/conventions.md), without forming the matrix.
   static Vec3 act(const Vec3& x, const Vec3& v) {
     const Vec3 xv = x.cross(v);
     return v + c(x) * (xv + 0.5 * x.cross(xv));
