@@ -96,7 +96,7 @@ int run_beam(const RunArgs& a, const io::BeamScenario& s) {
   const run::WaveRunResult r = a.paths > 0 ? run::run_beam_ensemble(s, a.paths, out, o) : run::run_beam(s, out, o);
   if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
   std::printf("%s: %lld steps of the %s beam integrator (%s, %s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n",
-              s.name.c_str(), r.steps, s.variant.c_str(), s.method.c_str(), s.retraction.c_str(), s.n_nodes(),
+              s.name.c_str(), r.steps, config::id(s.variant), config::id(s.method), config::id(s.retraction), s.n_nodes(),
               a.paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
               io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
   for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());

@@ -22,6 +22,9 @@
 #include <utility>
 #include <vector>
 
+#include "lievi/config/beam.hpp"
+#include "lievi/config/rigid_body.hpp"
+#include "lievi/config/wave.hpp"
 #include "scenario_reader.hpp"
 
 namespace lievi::io::detail {
@@ -42,6 +45,11 @@ struct Key {
   std::function<std::optional<std::string>(const C&)> check;
   /// Whether the key applies to the configuration; a key that does not is printed only when given.
   std::function<bool(const C&)> applies;
+  /// Why a given key that does not apply is ignored ("noise.mode = \"none\""), for its note.
+  std::function<std::string(const C&)> why;
+  /// The resolved entries of an array of tables (`loads[0].node`, ...), printed at this key's place; set
+  /// on the first key of the array's schema entries.
+  std::function<std::vector<ResolvedEntry>(const C&, const std::function<bool(const std::string&)>&)> expand;
   /// Printed as "# default" when not given (false for required keys and values derived from others).
   bool defaultable = true;
 
@@ -50,7 +58,11 @@ struct Key {
   Key& allowed(std::string a) { entry.allowed = std::move(a); return *this; }
   Key& requirement(std::string q) { entry.requirement = std::move(q); return *this; }
   Key& default_text(std::string t) { entry.default_text = std::move(t); return *this; }
-  Key& when(std::function<bool(const C&)> f) { applies = std::move(f); return *this; }
+  Key& when(std::function<bool(const C&)> f, std::function<std::string(const C&)> reason = nullptr) {
+    applies = std::move(f);
+    why = std::move(reason);
+    return *this;
+  }
   Key& no_default() { defaultable = false; return *this; }
   /// A required key: absent, it is the issue "missing required key; expected <type> (<allowed>): <what>".
   Key& required(std::string what) {
@@ -80,20 +92,76 @@ inline std::optional<std::string> integer_problem(long long i, long long lo, lon
   return std::nullopt;
 }
 
-/// A number: finite, > 0 or >= 0.
+/// A number checked by `problem` (the message of a bad value, or nullopt); `allowed` is its documentation.
 template <class C>
-Key<C> number_key(std::string key, double C::*m, NumberCheck check = NumberCheck::finite) {
+Key<C> number_key_with(std::string key, double C::*m, std::string allowed,
+                       std::function<std::optional<std::string>(double)> problem) {
   Key<C> k;
-  k.entry = {key, ValueType::number, "optional", format_number(C{}.*m, true), "",
-             check == NumberCheck::positive ? "> 0" : check == NumberCheck::nonnegative ? ">= 0" : "finite", "", ""};
-  k.check = [m, check](const C& c) { return number_problem(c.*m, check); };
-  k.read = [key, m, check](Resolver& r, C& c) {
+  k.entry = {key, ValueType::number, "optional", format_number(C{}.*m, true), "", std::move(allowed), "", ""};
+  k.check = [m, problem](const C& c) -> std::optional<std::string> {
+    if (!std::isfinite(c.*m)) return "value " + format_number(c.*m) + " must be a finite number";
+    return problem(c.*m);
+  };
+  k.read = [key, m, problem](Resolver& r, C& c) {
     if (auto v = r.number(key)) {
       c.*m = *v;
-      if (auto p = number_problem(*v, check)) r.issue(key, *p);
+      if (auto p = problem(*v)) r.issue(key, *p);
     }
   };
   k.value = [m](const C& c) { return ScenarioValue(c.*m); };
+  return k;
+}
+
+/// A number: finite, > 0 or >= 0; `why` completes the message of a value outside ("a damping rate in 1/s").
+template <class C>
+Key<C> number_key(std::string key, double C::*m, NumberCheck check = NumberCheck::finite, std::string why = "") {
+  return number_key_with<C>(
+      std::move(key), m, check == NumberCheck::positive ? "> 0" : check == NumberCheck::nonnegative ? ">= 0" : "finite",
+      [check, why](double x) -> std::optional<std::string> {
+        auto p = number_problem(x, check);
+        if (p && !why.empty()) *p += " (" + why + ")";
+        return p;
+      });
+}
+
+/// N finite numbers (N = 3 or 6), stored as an array.
+template <class C, std::size_t N>
+Key<C> array_key(std::string key, std::array<double, N> C::*m) {
+  static_assert(N == 3 || N == 6);
+  Key<C> k;
+  const C defaults{};
+  const std::vector<double> d((defaults.*m).begin(), (defaults.*m).end());
+  k.entry = {key, N == 3 ? ValueType::vec3 : ValueType::vec6, "optional", value_toml(d), "", "finite", "", ""};
+  k.check = [m](const C& c) -> std::optional<std::string> {
+    for (double x : c.*m)
+      if (!std::isfinite(x)) return "value " + value_toml(std::vector<double>((c.*m).begin(), (c.*m).end())) +
+                                    " must be finite";
+    return std::nullopt;
+  };
+  k.read = [key, m](Resolver& r, C& c) {
+    if constexpr (N == 3) {
+      if (auto v = r.vec3(key)) c.*m = {(*v)[0], (*v)[1], (*v)[2]};
+    } else {
+      if (auto v = r.vec6(key)) c.*m = *v;
+    }
+  };
+  k.value = [m](const C& c) { return ScenarioValue(std::vector<double>((c.*m).begin(), (c.*m).end())); };
+  return k;
+}
+
+/// A rule between keys, run where it stands in the table's reading order (no schema entry).
+template <class C>
+Key<C> rule(std::function<void(Resolver&, C&)> f) {
+  Key<C> k;
+  k.read = std::move(f);
+  return k;
+}
+
+/// A schema entry read by a rule (the keys of an array of tables, keys read with others).
+template <class C>
+Key<C> entry_only(SchemaEntry e) {
+  Key<C> k;
+  k.entry = std::move(e);
   return k;
 }
 
@@ -129,6 +197,14 @@ Key<C> boolean_key(std::string key, bool C::*m) {
 /// The names of an enumeration's values, in the order the docs list them.
 template <class E>
 using Names = std::vector<std::pair<std::string, E>>;
+
+/// The names of `values` as the configuration's `id` writes them.
+template <class E>
+Names<E> names_of(std::initializer_list<E> values) {
+  Names<E> n;
+  for (E v : values) n.emplace_back(config::id(v), v);
+  return n;
+}
 
 /// The name of `e` in `names` ("" when absent).
 template <class E>
@@ -221,6 +297,33 @@ inline bool has_issue(Resolver& r, std::initializer_list<const char*> keys) {
   return false;
 }
 
+/// The noise stream keys of a field model (noise.seed, noise.path, noise.base_dt, noise.truncate), applying
+/// with `applies` (ignored with `why`); `read` runs at noise.seed and reads them all, with the model's rules of
+/// its noise.
+template <class C>
+std::vector<Key<C>> noise_stream_keys(std::function<void(Resolver&, C&)> read, std::function<bool(const C&)> applies,
+                                      std::function<std::string(const C&)> why = nullptr) {
+  std::vector<Key<C>> out;
+  for (const SchemaEntry& e : noise_stream_entries()) {
+    Key<C> key;
+    key.entry = e;
+    key.applies = applies;
+    key.why = why;
+    if (e.key == "noise.seed") {
+      key.read = read;
+      key.value = [](const C& c) { return ScenarioValue(static_cast<long long>(c.seed)); };
+    } else if (e.key == "noise.path") {
+      key.value = [](const C& c) { return ScenarioValue(static_cast<long long>(c.path)); };
+    } else if (e.key == "noise.base_dt") {
+      key.value = [](const C& c) { return ScenarioValue(c.base_dt); };
+    } else {
+      key.value = [](const C& c) { return ScenarioValue(c.truncate); };
+    }
+    out.push_back(std::move(key));
+  }
+  return out;
+}
+
 /// An alias of another key (read and printed under that key's name).
 template <class C>
 Key<C> alias_key(std::string key, ValueType type, std::string of) {
@@ -234,7 +337,8 @@ template <class C>
 class KeyTable {
  public:
   explicit KeyTable(std::vector<Key<C>> keys) : keys_(std::move(keys)) {
-    for (const auto& k : keys_) schema_.push_back(k.entry);
+    for (const auto& k : keys_)
+      if (!k.entry.key.empty()) schema_.push_back(k.entry);
   }
   [[nodiscard]] const std::vector<Key<C>>& keys() const { return keys_; }
   /// The schema entries, in documentation order (Schema::entries, `lievi schema`, docs/scenarios.md).
@@ -242,7 +346,7 @@ class KeyTable {
   /// The key `key`, or nullptr.
   [[nodiscard]] const Key<C>* find(const std::string& key) const {
     for (const auto& k : keys_)
-      if (k.entry.key == key) return &k;
+      if (!k.entry.key.empty() && k.entry.key == key) return &k;
     return nullptr;
   }
   /// Read every key of the table into `c` (issues collected in `r`).
@@ -265,11 +369,22 @@ class KeyTable {
                                                     const std::function<bool(const std::string&)>& given) const {
     std::vector<ResolvedEntry> out;
     for (const auto& k : keys_) {
+      if (k.expand)
+        for (auto& e : k.expand(c, given)) out.push_back(std::move(e));
       if (!k.value) continue;
       const bool is_given = given(k.entry.key);
       if (!is_given && k.applies && !k.applies(c)) continue;
       out.push_back({k.entry.key, k.value(c), k.defaultable && !is_given});
     }
+    return out;
+  }
+  /// "key 'k' is ignored with <why>" for every key given that does not apply and has a reason.
+  [[nodiscard]] std::vector<std::string> ignored_notes(const C& c,
+                                                       const std::function<bool(const std::string&)>& given) const {
+    std::vector<std::string> out;
+    for (const auto& k : keys_)
+      if (k.why && k.applies && given(k.entry.key) && !k.applies(c))
+        out.push_back("key '" + k.entry.key + "' is ignored with " + k.why(c));
     return out;
   }
 

@@ -63,7 +63,7 @@ std::string file_of(const S& s) {
 
 }  // namespace
 
-MemoryEstimate estimate_memory(const BeamScenario& s, long long paths) {
+MemoryEstimate estimate_memory(const config::BeamConfig& s, long long paths) {
   const double nodes = static_cast<double>(s.n_nodes()), modes = static_cast<double>(s.noise_modes.size());
   const double T = paths > 1 ? concurrent(paths) : 1.0;
   const double per_node = kBeamScenarioPerNode + T * kBeamRunPerNode + (1.0 + T) * modes * kBeamPerModeNode;

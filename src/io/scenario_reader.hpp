@@ -183,6 +183,11 @@ class Resolver {
   /// Array of 6 arrays of 6 finite numbers (row-major).
   std::optional<std::array<std::array<double, 6>, 6>> mat6(const std::string& key);
 
+  /// A count a model's reader keeps between its rules (e.g. the issues before the grid was read); 0 until set.
+  [[nodiscard]] std::size_t& mark(const std::string& name) { return marks_[name]; }
+  /// The folder relative side files (initial.file, pose tables) are read from: the scenario file's.
+  std::filesystem::path folder;
+
   /// Array of exactly 3 finite numbers.
   static bool as_vec3(const RawValue& v, models::Vec3& out);
   /// Array of 3 arrays of 3 finite numbers.
@@ -194,6 +199,7 @@ class Resolver {
   RawEntries entries_;
   std::vector<InputIssue> issues_;
   std::map<std::string, std::size_t> lengths_;
+  std::map<std::string, std::size_t> marks_;
 };
 
 /// Stage 3: throw one lievi::invalid_argument carrying every issue, if there are any.

@@ -99,12 +99,7 @@ using field::End;
 using field::Layout;
 using field::NoiseMode;
 
-template <class E>
-Names<E> names_of(std::initializer_list<E> values) {
-  Names<E> n;
-  for (E v : values) n.emplace_back(config::id(v), v);
-  return n;
-}
+using detail::names_of;
 const Names<Layout> kLayouts = names_of({Layout::cell, Layout::vertex});
 const Names<End> kBoundaries = names_of({End::free, End::clamped, End::periodic});
 const Names<WaveShape> kShapes =
@@ -494,22 +489,7 @@ const detail::KeyTable<WaveConfig>& table() {
                       .no_default();
     cosine.check = nullptr;
     k.push_back(cosine);
-    for (const SchemaEntry& e : detail::noise_stream_entries()) {
-      Key<C> key;
-      key.entry = e;
-      key.applies = noise_applies;
-      if (e.key == "noise.seed") {
-        key.read = read_noise;  // the four stream keys, then the rules of the mode
-        key.value = [](const C& c) { return ScenarioValue(static_cast<long long>(c.seed)); };
-      } else if (e.key == "noise.path") {
-        key.value = [](const C& c) { return ScenarioValue(static_cast<long long>(c.path)); };
-      } else if (e.key == "noise.base_dt") {
-        key.value = [](const C& c) { return ScenarioValue(c.base_dt); };
-      } else {
-        key.value = [](const C& c) { return ScenarioValue(c.truncate); };
-      }
-      k.push_back(key);
-    }
+    for (auto& key : detail::noise_stream_keys<C>(read_noise, noise_applies)) k.push_back(std::move(key));
     k.push_back(detail::integer_key<C>("output.every", &C::every, 1, kMaxEvery)
                     .unit("steps")
                     .doc("write a row of series.csv every `every` steps (t = 0 and t = t_end always)"));

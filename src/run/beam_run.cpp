@@ -42,7 +42,7 @@ std::string file_of(const io::BeamScenario& s) { return s.source.empty() ? s.nam
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 /// The deterministic order in dt of the summary's method: 2 for exact, 1 for approx (the truncated compatibility
 /// is not time-symmetric, docs/theory/beam.md "The two variants").
-int method_order(const io::BeamScenario& s) { return s.variant == "approx" ? 1 : 2; }
+int method_order(const io::BeamScenario& s) { return s.variant == field::Variant::approx ? 1 : 2; }
 
 Mat6 mat6(const std::array<std::array<double, 6>, 6>& a) {
   Mat6 M;
@@ -51,16 +51,7 @@ Mat6 mat6(const std::array<std::array<double, 6>, 6>& a) {
   return M;
 }
 
-field::Grid grid_of(const io::BeamScenario& s) {
-  auto end = [](const std::string& b) {
-    if (b == "clamped") return field::End::clamped;
-    if (b == "prescribed") return field::End::prescribed;
-    if (b == "periodic") return field::End::periodic;
-    return field::End::free;
-  };
-  return field::Grid(s.layout == "cell" ? field::Layout::cell : field::Layout::vertex, s.J, s.length,
-                     end(s.bc_left), end(s.bc_right));
-}
+field::Grid grid_of(const io::BeamScenario& s) { return field::Grid(s.layout, s.J, s.length, s.bc_left, s.bc_right); }
 
 SE3 pose_se3(const std::array<double, 7>& q) {
   const Eigen::Quaterniond Q(q[3], q[4], q[5], q[6]);
@@ -117,13 +108,13 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
   b.momentum_scale = 1e-12 * K.norm();
   if (grid.periodic()) b.closure = SE3(Mat3::Identity(), Vec3(s.shift[0], s.shift[1], s.shift[2]));
   b.set_damping(s.damping_angular, s.damping_linear);
-  if (s.bc_left == "prescribed" || s.bc_right == "prescribed") {
+  if (s.bc_left == field::End::prescribed || s.bc_right == field::End::prescribed) {
     const io::PoseTable left = s.left_motion, right = s.right_motion;
     // pose_at reads the table's first and last rows: a prescribed end needs one (the scenario reader refuses an
     // empty table; this guards a BeamScenario built in C++).
-    for (const auto& [side, key, table] : {std::tuple{"left", "bc.left_motion", &left},
-                                           std::tuple{"right", "bc.right_motion", &right}}) {
-      const bool prescribed = std::string(side) == "left" ? s.bc_left == "prescribed" : s.bc_right == "prescribed";
+    for (const auto& [end, key, table] : {std::tuple{s.bc_left, "bc.left_motion", &left},
+                                          std::tuple{s.bc_right, "bc.right_motion", &right}}) {
+      const bool prescribed = end == field::End::prescribed;
       if (prescribed && (table->times.empty() || table->poses.size() != table->times.size()))
         throw invalid_argument("", key, "a prescribed end needs a pose table with at least one row (times and poses of equal length)");
     }
@@ -146,7 +137,7 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
   for (const auto& l : s.loads) {
     Vec6 w;
     for (int c = 0; c < 6; ++c) w[c] = l.wrench[static_cast<std::size_t>(c)];
-    by_node[static_cast<std::size_t>(l.node)].push_back({factors.size(), l.frame == "body", w});
+    by_node[static_cast<std::size_t>(l.node)].push_back({factors.size(), l.frame == config::LoadFrame::body, w});
     factors.emplace_back([l](double t) { return l.factor(t); });
     any = true;
   }
@@ -161,7 +152,7 @@ models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
       if (len <= 0.0) continue;
       Vec6 w;
       for (int c = 0; c < 6; ++c) w[c] = len * d.wrench[static_cast<std::size_t>(c)];
-      by_node[static_cast<std::size_t>(j)].push_back({factors.size(), d.frame == "body", w});
+      by_node[static_cast<std::size_t>(j)].push_back({factors.size(), d.frame == config::LoadFrame::body, w});
       any = true;
     }
     factors.emplace_back([d](double t) { return d.factor(t); });
@@ -201,14 +192,11 @@ Stepper<Ret, Noise> make(const io::BeamScenario& s) {
   const field::Grid grid = grid_of(s);
   typename Stepper<Ret, Noise>::Options o;
   o.dt = s.dt;
-  o.variant = s.variant == "approx" ? field::Variant::approx : field::Variant::exact;
-  o.start = s.start == "full" ? field::Start::full : field::Start::half;
+  o.variant = s.variant;
+  o.start = s.start;
   o.lie_tol = s.newton_tol;
   o.newton_maxit = static_cast<int>(s.newton_maxit);
-  const field::NoiseMode mode = s.noise_mode == "common"        ? field::NoiseMode::common
-                                : s.noise_mode == "independent" ? field::NoiseMode::independent
-                                : s.noise_mode == "modes"       ? field::NoiseMode::modes
-                                                                : field::NoiseMode::none;
+  const field::NoiseMode mode = s.noise_mode;
   Vec6 theta;
   for (int c = 0; c < 6; ++c) theta[c] = s.theta[static_cast<std::size_t>(c)];
   const noise::WienerIncrements inc(noise::StreamKey{s.seed, s.path}, s.base_dt > 0 ? s.base_dt : s.dt, s.refine_log2,
@@ -235,7 +223,7 @@ Stepper<Ret, Noise> make(const io::BeamScenario& s) {
     if (!s.velocity.empty())
       for (int c = 0; c < 6; ++c) z0[{j}][c] = s.velocity.at(static_cast<std::size_t>(j))[static_cast<std::size_t>(c)];
   }
-  if (s.reference == "initial") {  // the initial configuration is stress-free: E_seg = gamma^0
+  if (s.reference == config::BeamReference::initial) {  // the initial configuration is stress-free: E_seg = gamma^0
     auto model = st.model();
     for (std::ptrdiff_t e = 0; e < grid.n_segments(); ++e) {
       const auto b2 = grid.second({e});
@@ -351,7 +339,7 @@ fs::path default_output_dir(const io::BeamScenario& s) { return fs::path("runs")
 WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options) {
   const auto t0 = Clock::now();
   check_beam(s);
-  const bool exp = s.retraction == "exp", type_ii = s.method == "type-ii";
+  const bool exp = s.retraction == config::Retraction::exp, type_ii = s.method == config::FieldMethod::type_ii;
   AnyStepper any = type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s)))
                            : (exp ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s)));
   io::OutputDir dir(out_dir, options.force);
@@ -360,11 +348,11 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   r.notes = io::ignored_key_notes(s);
   // warn when a noise increment is large, |theta_ang| > 0.5 rad per step at 4 sigma of dW
   // (docs/theory/beam.md "Stability bound")
-  if (s.noise_mode != "none") {
+  if (s.noise_mode != field::NoiseMode::none) {
     // modes: the largest standard deviation per sqrt(dt) of the angular increment over the nodes,
     // sqrt(sum_k |Theta_k,ang(s_j)|^2)
     double ang = std::sqrt(s.theta[0] * s.theta[0] + s.theta[1] * s.theta[1] + s.theta[2] * s.theta[2]);
-    if (s.noise_mode == "modes") {
+    if (s.noise_mode == field::NoiseMode::modes) {
       ang = 0.0;
       for (std::size_t j = 0; j < static_cast<std::size_t>(s.n_nodes()); ++j) {
         double q = 0.0;
@@ -388,11 +376,11 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   // is written under the same conditions, as an informative number
   const bool conserved = s.loads.empty() && s.distributed_loads.empty() && s.gravity == std::array<double, 3>{} &&
                          s.damping_angular == 0.0 && s.damping_linear == 0.0 &&
-                         ((s.bc_left == "free" && s.bc_right == "free") || s.periodic());
+                         ((s.bc_left == field::End::free && s.bc_right == field::End::free) || s.periodic());
   const Vec3 shift = s.periodic() ? Vec3(s.shift[0], s.shift[1], s.shift[2]) : Vec3::Zero();
   const bool energy_conserved = s.loads.empty() && s.distributed_loads.empty() && s.damping_angular == 0.0 &&
-                                s.damping_linear == 0.0 && s.noise_mode == "none" && s.bc_left != "prescribed" &&
-                                s.bc_right != "prescribed";
+                                s.damping_linear == 0.0 && s.noise_mode == field::NoiseMode::none && s.bc_left != field::End::prescribed &&
+                                s.bc_right != field::End::prescribed;
   std::vector<std::pair<double, std::string>> pvd;
   std::visit(
       [&](auto& st) {
@@ -466,7 +454,7 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
                                              ? " at node " + std::to_string(rep.node) : std::string());
               f.hint = "dt = " + io::format_number(s.dt) + " (a-priori bound " + io::format_number(r.cfl_dt) +
                        "); try a smaller integrator.dt or larger integrator.newton_maxit" +
-                       (s.noise_mode != "none" && !s.truncate
+                       (s.noise_mode != field::NoiseMode::none && !s.truncate
                             ? std::string(", or noise.truncate = true (bounded increments) or a smaller noise.theta")
                             : std::string());
               r.failure = f;
@@ -563,7 +551,10 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   r.out_dir = out_dir;
   r.total_s = seconds(Clock::now() - t0);
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());
-  j["method"] = {{"id", s.method}, {"variant", s.variant}, {"order", method_order(s)}, {"retraction", s.retraction}};
+  j["method"] = {{"id", config::id(s.method)},
+                 {"variant", config::id(s.variant)},
+                 {"order", method_order(s)},
+                 {"retraction", config::id(s.retraction)}};
   j["stable_dt_bound"] = r.cfl_dt;
   detail::write_json(dir.tmp() / "summary.json", j);
   dir.commit();
@@ -647,7 +638,10 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
   total.out_dir = out_dir;
   total.total_s = seconds(Clock::now() - t0);
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, total, s.steps, s.n_nodes());
-  j["method"] = {{"id", s.method}, {"variant", s.variant}, {"order", method_order(s)}, {"retraction", s.retraction}};
+  j["method"] = {{"id", config::id(s.method)},
+                 {"variant", config::id(s.variant)},
+                 {"order", method_order(s)},
+                 {"retraction", config::id(s.retraction)}};
   j["stable_dt_bound"] = total.cfl_dt;
   detail::write_json(dir.tmp() / "summary.json", j);
   dir.commit();

@@ -56,8 +56,8 @@ void write_json(const std::filesystem::path& path, const json& j) {
   if (!out) throw std::runtime_error("writing " + path.string() + " failed");
 }
 
-void check_ensemble(const std::string& noise_mode, std::uint32_t first_path, long long paths, const std::string& file) {
-  if (noise_mode == "none")
+void check_ensemble(field::NoiseMode noise_mode, std::uint32_t first_path, long long paths, const std::string& file) {
+  if (noise_mode == field::NoiseMode::none)
     throw invalid_argument("--paths", "",
                            "value " + std::to_string(paths) + " needs a noisy scenario; " + file +
                                " has noise.mode = \"none\" (set noise.mode and noise.theta)");

@@ -22,9 +22,9 @@ using json = nlohmann::ordered_json;
 [[nodiscard]] json field_summary(const std::vector<io::ResolvedEntry>& entries, const std::string& name,
                                  const WaveRunResult& r, long long steps_planned, long long n_nodes);
 
-/// The checks of `--paths N` shared by wave and beam ensembles: a noisy scenario (noise_mode != "none") and
-/// 1 <= N with noise.path + N - 1 <= 2^32 - 1; throws lievi::invalid_argument naming --paths.
-void check_ensemble(const std::string& noise_mode, std::uint32_t first_path, long long paths, const std::string& file);
+/// The checks of `--paths N` shared by wave and beam ensembles: a noisy scenario and 1 <= N with
+/// noise.path + N - 1 <= 2^32 - 1; throws lievi::invalid_argument naming --paths.
+void check_ensemble(field::NoiseMode noise_mode, std::uint32_t first_path, long long paths, const std::string& file);
 
 /// Write `j` pretty-printed; throws std::runtime_error naming the file on failure.
 void write_json(const std::filesystem::path& path, const json& j);

@@ -344,7 +344,7 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
 WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, const fs::path& out_dir,
                                 const RunOptions& options) {
   const auto t0 = Clock::now();
-  detail::check_ensemble(config::id(s.noise_mode), s.path, paths, file_of(s));
+  detail::check_ensemble(s.noise_mode, s.path, paths, file_of(s));
   check_wave(s);
   io::OutputDir dir(out_dir, options.force);
   const auto columns = wave_series_columns(s);

@@ -293,19 +293,19 @@ TEST(ModelBounds, TinyKeplerStartIsNotTheOrigin) {
 std::vector<std::pair<std::array<double, 6>, std::array<double, 6>>> reference_segments(const BeamScenario& s) {
   std::vector<std::pair<std::array<double, 6>, std::array<double, 6>>> out;
   for (long long e = 0; e < s.n_segments(); ++e) {
-    const double mid = (static_cast<double>(e) + (s.layout == "cell" && !s.periodic() ? 1.0 : 0.5)) * s.ds();
+    const bool cell = s.layout == lievi::field::Layout::cell && !s.periodic();
+    const double mid = (static_cast<double>(e) + (cell ? 1.0 : 0.5)) * s.ds();
     double rho = s.rho, E = s.E, nu = s.nu, G = s.G, a = s.a;
     bool G_given = s.G_given;
     for (const auto& g : s.regions) {
       if (!(mid >= g.s_from && mid < g.s_to)) continue;
       bool region_G = false;
-      for (const auto& [leaf, v] : g.values) {
-        if (leaf == "rho") rho = v;
-        if (leaf == "E") E = v;
-        if (leaf == "nu") nu = v, G_given = false;
-        if (leaf == "G") G = v, G_given = true, region_G = true;
-        if (leaf == "a") a = v;
-      }
+      using lievi::config::RegionConstant;
+      if (auto v = g.value(RegionConstant::rho)) rho = *v;
+      if (auto v = g.value(RegionConstant::E)) E = *v;
+      if (auto v = g.value(RegionConstant::nu)) nu = *v, G_given = false;
+      if (auto v = g.value(RegionConstant::G)) G = *v, G_given = true, region_G = true;
+      if (auto v = g.value(RegionConstant::a)) a = *v;
       if (!region_G && !G_given) G = E / (2.0 * (1.0 + nu));
     }
     const double A = a * a, J2 = std::pow(a, 4) / 12.0, J1 = J2 + J2;

@@ -39,7 +39,7 @@ struct MemoryEstimate {
 
 /// The estimate for a run of `paths` noise paths (1: a single run).
 [[nodiscard]] MemoryEstimate estimate_memory(const AnyScenario& s, long long paths);
-[[nodiscard]] MemoryEstimate estimate_memory(const BeamScenario& s, long long paths);
+[[nodiscard]] MemoryEstimate estimate_memory(const config::BeamConfig& s, long long paths);
 [[nodiscard]] MemoryEstimate estimate_memory(const config::WaveConfig& s, long long paths);
 
 /// MemAvailable of /proc/meminfo in bytes, or nullopt when it cannot be read ($LIEVI_MEMORY_AVAILABLE, a
