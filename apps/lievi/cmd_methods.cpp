@@ -38,7 +38,7 @@ int methods_command() {
   std::printf("%-18s %5s  %-8s  %-11s  %-11s  %s\n", "id", "order", "implicit", "symplectic", "constraints",
               "summary");
   for (const auto& m : io::mechanics_methods())
-    std::printf("%-18s %5d  %-8s  %-11s  %-11s  %s\n", m.id, m.order, yes(m.is_implicit), yes(m.symplectic),
+    std::printf("%-18s %5d  %-8s  %-11s  %-11s  %s\n", m.id(), m.order, yes(m.is_implicit), yes(m.symplectic),
                 yes(m.constraints), m.summary);
   return static_cast<int>(ExitCode::ok);
 }

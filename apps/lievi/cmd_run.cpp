@@ -116,7 +116,7 @@ int run_mechanics(const RunArgs& a, const io::MechanicsScenario& s) {
   for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
   if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
   std::printf("%s: %lld steps of %s on %s (n = %d) to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps,
-              s.method.c_str(), s.system.c_str(), s.dim(), io::format_number(r.t_final).c_str(), r.total_s,
+              config::id(s.method), config::id(s.system), s.dim(), io::format_number(r.t_final).c_str(), r.total_s,
               r.out_dir.c_str());
   return static_cast<int>(ExitCode::ok);
 }

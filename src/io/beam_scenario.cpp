@@ -671,7 +671,7 @@ Key<BeamConfig> motion_key(const char* key, config::PoseTable BeamConfig::*table
   return k.allowed("CSV path, relative to the scenario file's folder")
       .requirement(std::string("required iff ") + side + " = \"prescribed\"")
       .when([end](const BeamConfig& s) { return s.*end == End::prescribed; },
-            [end, side](const BeamConfig& s) { return std::string(side) + " = " + quoted(s.*end); })
+            [end, side](const BeamConfig& s) { return std::string("with ") + side + " = " + quoted(s.*end); })
       .no_default();
 }
 
@@ -1163,14 +1163,14 @@ const detail::KeyTable<BeamConfig>& table() {
     const std::string dload = "optional; in each [[distributed_loads]] table";
     const std::string region = "optional; in each [[regions]] table (the keys of model.section)";
     const auto section_reason = [](const C& c) {
-      return "model.section = " + quoted(c.section);
+      return "with model.section = " + quoted(c.section);
     };
     const auto of_section = [&](const char* key) {
       return [key](const C& c) { return contains(section_keys(c.section), key); };
     };
-    const auto shape_reason = [](const C& c) { return "initial.shape = " + quoted(c.shape); };
+    const auto shape_reason = [](const C& c) { return "with initial.shape = " + quoted(c.shape); };
     const auto of_shape = [](BeamShape shape) { return [shape](const C& c) { return c.shape == shape; }; };
-    const auto noise_reason = [](const C&) { return std::string("noise.mode = \"none\""); };
+    const auto noise_reason = [](const C&) { return std::string("with noise.mode = \"none\""); };
     std::vector<Key<C>> k;
 
     // model
@@ -1193,7 +1193,7 @@ const detail::KeyTable<BeamConfig>& table() {
                     .doc("Poisson's ratio: G = E / (2 (1 + nu))")
                     .when([](const C& c) { return c.section != BeamSection::matrix && !c.G_given; },
                           [section_reason](const C& c) {
-                            return c.G_given && c.section != BeamSection::matrix ? std::string("model.G given")
+                            return c.G_given && c.section != BeamSection::matrix ? std::string("with model.G given")
                                                                                   : section_reason(c);
                           }));
     auto G = detail::number_key<C>("model.G", &C::G, NumberCheck::positive)
@@ -1248,7 +1248,7 @@ const detail::KeyTable<BeamConfig>& table() {
                       .doc("reference strain (kappa1, kappa2, kappa3, Gamma1, Gamma2, Gamma3): E6 = straight and "
                            "unsheared; a constant kappa makes a pre-curved or pre-twisted beam")
                       .when([](const C& c) { return c.reference == config::BeamReference::strain; },
-                            [](const C& c) { return "model.reference = " + quoted(c.reference); });
+                            [](const C& c) { return "with model.reference = " + quoted(c.reference); });
     strain.read = nullptr;
     k.push_back(strain);
 
@@ -1305,7 +1305,7 @@ const detail::KeyTable<BeamConfig>& table() {
                     .doc("period of a periodic beam: g_{j+J} = (translation by shift) g_j; [0, 0, 0] closes a ring "
                          "(a periodic arc must then have grid.length = 2 pi initial.radius)")
                     .when([](const C& c) { return c.periodic(); },
-                          [](const C&) { return std::string("ends that are not periodic"); }));
+                          [](const C&) { return std::string("with ends that are not periodic"); }));
     k.push_back(motion_key("bc.left_motion", &C::left_motion, &C::bc_left, "bc.left")
                     .doc("pose table of the end node: header t,x,y,z,qw,qx,qy,qz, times from 0 strictly increasing, "
                          "the first pose the node's initial pose; positions linear and rotations geodesic (slerp) "
@@ -1362,7 +1362,7 @@ const detail::KeyTable<BeamConfig>& table() {
                     .unit("rad/s, m/s")
                     .doc("uniform body velocity (w1, w2, w3, v1, v2, v3) of every node")
                     .when([](const C& c) { return !c.file_velocity; },
-                          [](const C&) { return std::string("velocities from initial.file"); }));
+                          [](const C&) { return std::string("with velocities from initial.file"); }));
     k.push_back(detail::rule<C>(initial_rule));
     k.push_back(detail::rule<C>(regions_rule));
     k.push_back(detail::rule<C>(motion_rule));
@@ -1460,9 +1460,9 @@ const detail::KeyTable<BeamConfig>& table() {
                      },
                            [](const C& c) {
                              return c.noise_mode == NoiseMode::modes
-                                        ? std::string("noise.mode = \"modes\" (each [[noise.modes]] table has its own "
-                                                      "theta)")
-                                        : std::string("noise.mode = \"none\"");
+                                        ? std::string("with noise.mode = \"modes\" (each [[noise.modes]] table has "
+                                                      "its own theta)")
+                                        : std::string("with noise.mode = \"none\"");
                            })
                      .no_default();
     theta.read = [](Resolver& r, C& c) {

@@ -45,7 +45,7 @@ struct Key {
   std::function<std::optional<std::string>(const C&)> check;
   /// Whether the key applies to the configuration; a key that does not is printed only when given.
   std::function<bool(const C&)> applies;
-  /// Why a given key that does not apply is ignored ("noise.mode = \"none\""), for its note.
+  /// Why a given key that does not apply is ignored ("with noise.mode = \"none\""), for its note.
   std::function<std::string(const C&)> why;
   /// The resolved entries of an array of tables (`loads[0].node`, ...), printed at this key's place; set
   /// on the first key of the array's schema entries.
@@ -378,13 +378,13 @@ class KeyTable {
     }
     return out;
   }
-  /// "key 'k' is ignored with <why>" for every key given that does not apply and has a reason.
+  /// "key 'k' is ignored <why>" for every key given that does not apply and has a reason.
   [[nodiscard]] std::vector<std::string> ignored_notes(const C& c,
                                                        const std::function<bool(const std::string&)>& given) const {
     std::vector<std::string> out;
     for (const auto& k : keys_)
       if (k.why && k.applies && given(k.entry.key) && !k.applies(c))
-        out.push_back("key '" + k.entry.key + "' is ignored with " + k.why(c));
+        out.push_back("key '" + k.entry.key + "' is ignored " + k.why(c));
     return out;
   }
 

@@ -53,11 +53,15 @@ std::vector<double> to_std(const del::Vec<n>& v) {
 /// Call f with the catalogue model of the scenario's system.
 template <class F>
 auto with_system(const io::MechanicsScenario& s, F&& f) {
-  if (s.system == "pendulum") return f(mech::Pendulum{s.mass, s.length, s.gravity});
-  if (s.system == "double_pendulum")
-    return f(mech::DoublePendulum{s.masses[0], s.masses[1], s.lengths[0], s.lengths[1], s.gravity});
-  if (s.system == "kepler") return f(mech::Kepler{s.mass, s.mu});
-  if (s.system == "spherical_pendulum") return f(mech::SphericalPendulum{s.mass, s.length, s.gravity});
+  using config::MechanicalSystem;
+  switch (s.system) {
+    case MechanicalSystem::pendulum: return f(mech::Pendulum{s.mass, s.length, s.gravity});
+    case MechanicalSystem::double_pendulum:
+      return f(mech::DoublePendulum{s.masses[0], s.masses[1], s.lengths[0], s.lengths[1], s.gravity});
+    case MechanicalSystem::kepler: return f(mech::Kepler{s.mass, s.mu});
+    case MechanicalSystem::spherical_pendulum: return f(mech::SphericalPendulum{s.mass, s.length, s.gravity});
+    case MechanicalSystem::oscillator: break;
+  }
   return f(mech::Oscillator{s.mass, s.stiffness, s.damping, s.force_amplitude, s.force_frequency});
 }
 
@@ -67,20 +71,7 @@ std::string vector_text(const std::vector<double>& v) {
   return t + "]";
 }
 
-enum class Method { midpoint, trapezoid, lobatto, rk4 };
-
-Method method_of(const std::string& id) {
-  if (id == "trapezoid") return Method::trapezoid;
-  if (id == "lobatto-iiia-iiib") return Method::lobatto;
-  if (id == "rk4") return Method::rk4;
-  return Method::midpoint;
-}
-
-int order_of(const std::string& id) {
-  for (const auto& m : io::mechanics_methods())
-    if (id == m.id) return m.order;
-  return 0;
-}
+using Method = config::MechanicsMethod;
 
 /// qddot = Lvv^-1 (Lq + f - Lqv^T qdot): the Euler-Lagrange ODE of the same L; false if Lvv is singular.
 template <class M>
@@ -137,7 +128,7 @@ std::string scenario_message(const char* message) {
 std::string hint_of(const io::MechanicsScenario& s, const std::string& message) {
   std::string h = "the step failed at dt = " + io::format_number(s.dt) + "; try a smaller integrator.dt, e.g. " +
                   io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)";
-  if (s.method == "rk4")
+  if (s.method == Method::rk4)
     h += ", or integrator.method = \"midpoint\" (implicit, stable for any dt on linear oscillations)";
   else if (message.find("converge") != std::string::npos)
     h += ", or raise integrator.max_iterations (now " + std::to_string(s.max_iterations) +
@@ -236,9 +227,9 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
   dopt.newton.max_iterations = static_cast<int>(s.max_iterations);
   del::ConstraintOptions copt;
   copt.del = dopt;
-  copt.projection = s.constraints == "shake" ? del::Projection::shake : del::Projection::rattle;
+  copt.projection = s.constraints == config::Projection::shake ? del::Projection::shake : del::Projection::rattle;
   copt.drift_tol = s.drift_tol;
-  const Method method = method_of(s.method);
+  const Method method = s.method;
   const double h = s.dt;
   const long long N = s.steps;
 
@@ -268,7 +259,7 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
                                         : del::constrained_step<del::Midpoint>(m, x, h, copt);
     } else {
       res = method == Method::trapezoid ? del::del_step<del::Trapezoid>(m, x, h, dopt)
-            : method == Method::lobatto ? del::del_step<del::LobattoIIIAIIIB>(m, x, h, dopt)
+            : method == Method::lobatto_iiia_iiib ? del::del_step<del::LobattoIIIAIIIB>(m, x, h, dopt)
                                         : del::del_step<del::Midpoint>(m, x, h, dopt);
     }
     r.newton.total += res.iterations;
@@ -328,14 +319,14 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
     r.diagnostics.emplace_back("hidden_constraint_max", hmax);
   }
   if (E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
-  if (s.system == "oscillator" && (s.damping != 0.0 || s.force_amplitude != 0.0))
+  if (s.system == config::MechanicalSystem::oscillator && (s.damping != 0.0 || s.force_amplitude != 0.0))
     r.notes.emplace_back("the oscillator is damped or forced: energy_error is the physical energy change, not an "
                          "integration error");
   return r;
 }
 
 std::vector<double> lengths_of(const io::MechanicsScenario& s) {
-  return s.system == "double_pendulum" ? s.lengths : std::vector<double>{s.length};
+  return s.system == config::MechanicalSystem::double_pendulum ? s.lengths : std::vector<double>{s.length};
 }
 
 void write_summary(const fs::path& path, const io::MechanicsScenario& s, const MechanicsRunResult& r) {
@@ -359,14 +350,12 @@ void write_summary(const fs::path& path, const io::MechanicsScenario& s, const M
   }
   j["scenario"] = sc;
   j["scenario_name"] = s.name;
-  j["system"] = s.system;
+  j["system"] = config::id(s.system);
   j["dim"] = s.dim();
-  const auto methods = io::mechanics_methods();
-  bool symplectic = false, implicit = false;
-  for (const auto& m : methods)
-    if (s.method == m.id) symplectic = m.symplectic, implicit = m.is_implicit;
-  j["method"] = {{"id", s.method}, {"order", order_of(s.method)}, {"variational", symplectic}, {"implicit", implicit}};
-  if (s.constrained()) j["method"]["constraints"] = s.constraints;
+  const io::MechanicsMethodInfo& info = io::mechanics_method(s.method);
+  j["method"] = {
+      {"id", info.id()}, {"order", info.order}, {"variational", info.symplectic}, {"implicit", info.is_implicit}};
+  if (s.constrained()) j["method"]["constraints"] = config::id(s.constraints);
   j["steps"] = r.steps;
   j["steps_planned"] = s.steps;
   j["rows"] = r.rows;
@@ -436,11 +425,11 @@ MechanicsRunResult run_mechanics(const io::MechanicsScenario& s, const fs::path&
   r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
   std::string lengths;
   for (double l : lengths_of(s)) lengths += (lengths.empty() ? "" : ",") + io::format_number(l);
-  const std::string title = s.name + ": " + s.system + ", " + s.method +
-                            (s.constrained() ? " (" + s.constraints + ")" : "") + ", dt = " + io::format_number(s.dt) +
+  const std::string title = s.name + ": " + config::id(s.system) + ", " + config::id(s.method) +
+                            (s.constrained() ? std::string(" (") + config::id(s.constraints) + ")" : "") + ", dt = " + io::format_number(s.dt) +
                             (r.complete ? "" : " [failed]");
   make_field_plots(dir.tmp(), s.plots, "lievi_plot.py", "LIEVI_PLOT_SCRIPT", title, r.notes,
-                   {"--model", "lagrangian", "--system", s.system, "--lengths", lengths});
+                   {"--model", "lagrangian", "--system", config::id(s.system), "--lengths", lengths});
   r.out_dir = out_dir;
   r.total_s = seconds(Clock::now() - t0);
   write_summary(dir.tmp() / "summary.json", s, r);
