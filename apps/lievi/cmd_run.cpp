@@ -5,13 +5,9 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "lievi/io/any_scenario.hpp"
 #include "lievi/io/memory_estimate.hpp"
-#include "lievi/io/scenario.hpp"
-#include "lievi/io/wave_scenario.hpp"
-#include "lievi/run/beam_run.hpp"
-#include "lievi/run/mechanics_run.hpp"
-#include "lievi/run/rigid_body_run.hpp"
-#include "lievi/run/wave_run.hpp"
+#include "lievi/run/models.hpp"
 
 namespace lievi::cli {
 
@@ -57,70 +53,6 @@ int report_failure(const RunArgs& a, const run::RunFailure& f, double t_final, c
   return static_cast<int>(ExitCode::numerical_failure);
 }
 
-int run_rigid_body(const RunArgs& a, const io::RigidBodyScenario& s) {
-  if (a.paths != 0) {
-    throw invalid_argument("--paths", "",
-                           "value " + std::to_string(a.paths) +
-                               " not allowed: the rigid body has no noise, so there is nothing to sample");
-  }
-  const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
-  run::RunOptions o;
-  o.force = a.force;
-  const run::RunResult r = run::run_rigid_body(s, out, o);
-  if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
-  std::printf("%s: %lld steps of %s%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps, config::id(s.method),
-              r.retraction.empty() ? "" : (" (" + r.retraction + ")").c_str(), io::format_number(r.t_final).c_str(),
-              r.total_s, r.out_dir.c_str());
-  for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
-  return static_cast<int>(ExitCode::ok);
-}
-
-int run_wave(const RunArgs& a, const io::WaveScenario& s) {
-  const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
-  run::RunOptions o;
-  o.force = a.force;
-  const run::WaveRunResult r = a.paths > 0 ? run::run_wave_ensemble(s, a.paths, out, o) : run::run_wave(s, out, o);
-  if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
-  std::printf("%s: %lld steps of %s (%s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps,
-              config::id(s.method), config::id(s.variant), s.n_nodes(),
-              r.paths > 1 || a.paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
-              io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
-  for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
-  return static_cast<int>(ExitCode::ok);
-}
-
-int run_beam(const RunArgs& a, const io::BeamScenario& s) {
-  const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
-  run::RunOptions o;
-  o.force = a.force;
-  const run::WaveRunResult r = a.paths > 0 ? run::run_beam_ensemble(s, a.paths, out, o) : run::run_beam(s, out, o);
-  if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
-  std::printf("%s: %lld steps of the %s beam integrator (%s, %s) on %lld nodes%s to t = %s in %.3f s; wrote %s\n",
-              s.name.c_str(), r.steps, config::id(s.variant), config::id(s.method), config::id(s.retraction), s.n_nodes(),
-              a.paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
-              io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
-  for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
-  return static_cast<int>(ExitCode::ok);
-}
-
-int run_mechanics(const RunArgs& a, const io::MechanicsScenario& s) {
-  if (a.paths != 0) {
-    throw invalid_argument("--paths", "",
-                           "value " + std::to_string(a.paths) +
-                               " not allowed: the lagrangian model has no noise, so there is nothing to sample");
-  }
-  const std::filesystem::path out = a.out.empty() ? run::default_output_dir(s) : std::filesystem::path(a.out);
-  run::RunOptions o;
-  o.force = a.force;
-  const run::MechanicsRunResult r = run::run_mechanics(s, out, o);
-  for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
-  if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
-  std::printf("%s: %lld steps of %s on %s (n = %d) to t = %s in %.3f s; wrote %s\n", s.name.c_str(), r.steps,
-              config::id(s.method), config::id(s.system), s.dim(), io::format_number(r.t_final).c_str(), r.total_s,
-              r.out_dir.c_str());
-  return static_cast<int>(ExitCode::ok);
-}
-
 }  // namespace
 
 int run_command(const RunArgs& args) {
@@ -131,10 +63,19 @@ int run_command(const RunArgs& args) {
     // An ensemble keeps one path per thread and the series statistics: refuse it before allocating when it
     // needs more than the available memory (a single run was checked when the scenario was read).
     if (a.paths > 1) io::check_memory(any, a.paths);
-    if (const auto* rb = std::get_if<io::RigidBodyScenario>(&any)) return run_rigid_body(a, *rb);
-    if (const auto* beam = std::get_if<io::BeamScenario>(&any)) return run_beam(a, *beam);
-    if (const auto* mech = std::get_if<io::MechanicsScenario>(&any)) return run_mechanics(a, *mech);
-    return run_wave(a, std::get<io::WaveScenario>(any));
+    run::RunOptions o;
+    o.force = a.force;
+    const run::RunOutcome r = run::model_of(any).run(any, a.paths, a.out, o);
+    const auto notes = [&] {
+      for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
+    };
+    if (r.notes_first) notes();
+    if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
+    const std::string name = std::visit([](const auto& s) { return s.name; }, any);
+    std::printf("%s: %s to t = %s in %.3f s; wrote %s\n", name.c_str(), r.what.c_str(),
+                io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
+    if (!r.notes_first) notes();
+    return static_cast<int>(ExitCode::ok);
   } catch (const invalid_argument& e) {
     return report(e);
   } catch (const std::exception& e) {

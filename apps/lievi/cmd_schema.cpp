@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "lievi/io/wave_scenario.hpp"
+#include "lievi/io/any_scenario.hpp"
 
 namespace lievi::cli {
 

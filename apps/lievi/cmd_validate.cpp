@@ -5,11 +5,8 @@
 #include <variant>
 
 #include "commands.hpp"
-#include "lievi/io/wave_scenario.hpp"
-#include "lievi/run/beam_run.hpp"
-#include "lievi/run/mechanics_run.hpp"
-#include "lievi/run/rigid_body_run.hpp"
-#include "lievi/run/wave_run.hpp"
+#include "lievi/io/any_scenario.hpp"
+#include "lievi/run/models.hpp"
 
 namespace lievi::cli {
 
@@ -27,20 +24,9 @@ CLI::App* add_validate_command(CLI::App& app, ValidateArgs& a) {
 int validate_command(const ValidateArgs& a) {
   try {
     const io::AnyScenario any = io::load_any_scenario(a.file, a.set);
-    if (const auto* s = std::get_if<io::RigidBodyScenario>(&any)) {
-      (void)run::prepare_rigid_body(*s);  // the method's a-priori checks (e.g. the exp step-size bound)
-      std::fputs(io::to_toml(*s).c_str(), stdout);
-    } else if (const auto* w = std::get_if<io::WaveScenario>(&any)) {
-      run::check_wave(*w);  // the CFL limit, as `run` checks it
-      std::fputs(io::to_toml(*w).c_str(), stdout);
-    } else if (const auto* m = std::get_if<io::MechanicsScenario>(&any)) {
-      run::check_mechanics(*m);  // the constraint projection of the start, as `run` does it
-      std::fputs(io::to_toml(*m).c_str(), stdout);
-    } else {
-      const auto& b = std::get<io::BeamScenario>(any);
-      run::check_beam(b);  // the a-priori stability bound, as `run` checks it
-      std::fputs(io::to_toml(b).c_str(), stdout);
-    }
+    const run::ModelType& model = run::model_of(any);
+    model.check(any);  // what `run` checks before writing (stability bounds, a method's a-priori conditions)
+    std::fputs(model.resolved_toml(any).c_str(), stdout);
     return static_cast<int>(ExitCode::ok);
   } catch (const invalid_argument& e) {
     return report(e);

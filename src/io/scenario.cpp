@@ -59,6 +59,11 @@ integrators::RigidBodyMethodOptions RigidBodyConfig::method_options() const {
 }  // namespace lievi::config
 
 namespace lievi::io {
+namespace detail {
+/// The rigid-body reader on a parsed document (below; also the dispatch of formats.cpp).
+RigidBodyScenario resolve_rigid_body(const RawValue& root, const std::string& file, const std::string& name,
+                                     const std::string& source, const std::vector<std::string>& overrides);
+}  // namespace detail
 namespace {
 
 using config::RigidBodyConfig;

@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "lievi/core/error.hpp"
-#include "lievi/io/beam_scenario.hpp"
 #include "lievi/io/scenario.hpp"
 #include "lievi/models/rigid_body.hpp"
 
@@ -244,12 +243,6 @@ TimeGrid read_time_grid(Resolver& r, const std::string& dt_key, const std::strin
     const std::vector<ResolvedEntry>& entries,
     const std::function<std::vector<std::string>(const ResolvedEntry&)>& comments);
 
-/// The rigid-body resolver on a parsed document (scenario.cpp), for the dispatch of wave_scenario.cpp.
-[[nodiscard]] RigidBodyScenario resolve_rigid_body(const RawValue& root, const std::string& file,
-                                                   const std::string& name, const std::string& source,
-                                                   const std::vector<std::string>& overrides);
-
-/// The beam resolver on a parsed document (beam_scenario.cpp), for the dispatch of wave_scenario.cpp.
 /// Read a CSV side file of a scenario (e.g. initial.file) named by `key`: a relative `file` is taken relative to
 /// `base` (the scenario file's folder) and the path used is stored in `resolved`. Blank lines and lines
 /// starting with '#' are skipped; fields are split at commas and trimmed. `header(fields, line)` sees the first
@@ -259,9 +252,5 @@ long read_csv_side_file(Resolver& r, const std::string& key, const std::string& 
                         const std::filesystem::path& base, std::string& resolved, bool& had_header,
                         const std::function<bool(const std::vector<std::string>&, long)>& header,
                         const std::function<void(const std::vector<std::string>&, long)>& row);
-
-[[nodiscard]] BeamScenario resolve_beam_document(const RawValue& root, const std::string& file,
-                                                 const std::string& name, const std::string& source,
-                                                 const std::vector<std::string>& overrides);
 
 }  // namespace lievi::io::detail

@@ -1,6 +1,6 @@
 /// @file src/io/wave_scenario.cpp
-/// @brief The wave scenario (`model.type = "wave"`): schema, validation of every key, initial data (built-in
-/// shapes or a CSV file), resolved printout; and the dispatch of any scenario file on its `model.type`.
+/// @brief The wave scenario (`model.type = "wave"`): the key table of config::WaveConfig, the rules between keys,
+/// the initial data (built-in shapes or a CSV file) and the resolved printout.
 /// The reading machinery is scenario_reader.cpp, shared with the rigid body.
 #include "lievi/io/wave_scenario.hpp"
 
@@ -75,9 +75,6 @@ std::optional<long long> integer_bounded(Resolver& r, const std::string& key, lo
 /// output.probes of a field model: at most limits::kMaxProbes distinct nodes in [0, n_nodes); each node outside
 /// or repeated is an issue, listed limits::kMaxListed times, then counted (beam_scenario.cpp).
 void check_probes(Resolver& r, const std::vector<long long>& probes, long long n_nodes, const std::string& nodes);
-/// The lagrangian resolver on a parsed document (mechanics_scenario.cpp).
-MechanicsScenario resolve_mechanics_document(const RawValue& root, const std::string& file, const std::string& name,
-                                             const std::string& source, const std::vector<std::string>& overrides);
 }  // namespace detail
 namespace {
 
@@ -618,69 +615,12 @@ std::string to_toml(const WaveScenario& s) {
   return t;
 }
 
-// -------------------------------------------------------------------------------------------------------------
-// Dispatch on model.type
-// -------------------------------------------------------------------------------------------------------------
-
-std::vector<std::string> model_types() {
-  return {"rigid_body", "wave", "beam", "lagrangian"};
+namespace detail {
+/// The wave resolver on a parsed document, for the dispatch of formats.cpp.
+WaveScenario resolve_wave_document(const RawValue& root, const std::string& file, const std::string& name,
+                                   const std::string& source, const std::vector<std::string>& overrides) {
+  return resolve_wave(root, file, name, source, overrides);
 }
-
-const std::vector<SchemaEntry>& schema_of(const std::string& model_type) {
-  if (model_type == "rigid_body") return rigid_body_schema();
-  if (model_type == "wave") return wave_schema();
-  if (model_type == "beam") return beam_schema();
-  if (model_type == "lagrangian") return mechanics_schema();
-  throw invalid_argument("", "",
-                         "unknown model type \"" + model_type + "\"; allowed: " + join(model_types()));
-}
-
-std::string schema_markdown(const std::string& model_type) {
-  return detail::schema_markdown(schema_of(model_type));
-}
-
-namespace {
-
-AnyScenario parse_any_impl(const std::string& text, const std::string& file, const std::string& name,
-                           const std::string& source, const std::vector<std::string>& overrides) {
-  const RawValue root = detail::parse_toml(text, file);
-  const auto type = detail::peek_key(root, file, overrides, "model.type");
-  const std::string allowed = join(model_types());
-  if (!type)
-    throw invalid_argument(file, "model.type",
-                           "missing required key; expected a string (" + allowed +
-                               "): the model type, which selects the scenario format");
-  if (type->value.kind == RawValue::Kind::string && type->value.s == "rigid_body")
-    return detail::resolve_rigid_body(root, file, name, source, overrides);
-  if (type->value.kind == RawValue::Kind::string && type->value.s == "wave")
-    return resolve_wave(root, file, name, source, overrides);
-  if (type->value.kind == RawValue::Kind::string && type->value.s == "beam")
-    return detail::resolve_beam_document(root, file, name, source, overrides);
-  if (type->value.kind == RawValue::Kind::string && type->value.s == "lagrangian")
-    return detail::resolve_mechanics_document(root, file, name, source, overrides);
-  throw invalid_argument(type->origin, "model.type",
-                         "value " + type->value.text() + " is not a model type; allowed: " + allowed);
-}
-
-}  // namespace
-
-std::optional<std::string> scenario_model_type(const std::filesystem::path& path,
-                                               const std::vector<std::string>& overrides) {
-  const std::string file = path.string();
-  const RawValue root = detail::parse_toml(detail::read_scenario_text(path), file);
-  const auto type = detail::peek_key(root, file, overrides, "model.type");
-  if (!type) return std::nullopt;
-  return type->value.kind == RawValue::Kind::string ? type->value.s : type->value.text();
-}
-
-AnyScenario load_any_scenario(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
-  const std::string file = path.string();
-  return parse_any_impl(detail::read_scenario_text(path), file, path.stem().string(), file, overrides);
-}
-
-AnyScenario parse_any_scenario(const std::string& toml_text, const std::string& file_label,
-                               const std::string& name, const std::vector<std::string>& overrides) {
-  return parse_any_impl(toml_text, file_label, name, "", overrides);
-}
+}  // namespace detail
 
 }  // namespace lievi::io

@@ -2,6 +2,7 @@
 /// @brief Convergence studies (run/convergence.hpp): one in-process run per value, the final-time error
 /// against an independent reference, observed orders, and the output folder (convergence.csv, summary.json,
 /// convergence.png via python/lievi_convergence_plot.py).
+#include "lievi/io/any_scenario.hpp"
 #include "lievi/run/convergence.hpp"
 
 
@@ -256,7 +257,7 @@ ConvergenceStudy prepare_convergence(const fs::path& file, const ConvergenceOpti
 
   // Only the rigid body has convergence studies: another model is refused by name, before its keys are read
   // against the rigid-body schema (which would report them as unknown keys).
-  if (const auto type = io::scenario_model_type(file, o.overrides); type && *type != "rigid_body")
+  if (const auto type = io::scenario_model_type(file, o.overrides); type && *type != io::RigidBodyScenario::model_type)
     throw invalid_argument(file.string(), "model.type",
                            "lievi convergence supports model.type = \"rigid_body\"; " + file.string() +
                                " has model.type = \"" + *type + "\"");

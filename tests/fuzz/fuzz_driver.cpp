@@ -44,6 +44,7 @@
 #endif
 
 #include "fuzz_target.hpp"
+#include "lievi/io/any_scenario.hpp"
 #include "lievi/io/wave_scenario.hpp"
 #include "mutator.hpp"
 

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "lievi/io/any_scenario.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/io/beam_scenario.hpp"
 #include "lievi/io/wave_scenario.hpp"

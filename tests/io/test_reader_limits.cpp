@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "lievi/io/any_scenario.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/io/scenario.hpp"
 #include "../../src/io/scenario_reader.hpp"  // the reader's limits and shorten_text

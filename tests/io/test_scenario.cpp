@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lievi/io/any_scenario.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/io/scenario.hpp"
 #include "lievi/io/wave_scenario.hpp"

@@ -25,6 +25,7 @@ using config::PoseTable;
 /// A validated beam scenario: the typed configuration (config/beam.hpp) with every default filled and every
 /// per-node array resolved, its name, source and the keys given.
 struct BeamScenario : config::BeamConfig {
+  static constexpr const char* model_type = "beam";  ///< model.type of the format
   std::string name;                     ///< file stem (default output folder runs/<name>)
   std::string source;                   ///< file it came from ("" for a string)
   std::vector<std::string> given_keys;  ///< canonical keys present in the file or --set, sorted

@@ -35,6 +35,7 @@ struct MechanicsMethodInfo {
 /// A validated lagrangian scenario: the typed configuration (config/lagrangian.hpp) with every default
 /// filled, its name, source and the keys given.
 struct MechanicsScenario : config::LagrangianConfig {
+  static constexpr const char* model_type = "lagrangian";  ///< model.type of the format
   std::string name;                     ///< file stem (default output folder runs/<name>)
   std::string source;                   ///< file it came from ("" for a string)
   std::vector<std::string> given_keys;  ///< canonical keys present in the file or --set, sorted

@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "lievi/io/wave_scenario.hpp"
+#include "lievi/io/any_scenario.hpp"
 
 namespace lievi::io {
 

@@ -80,6 +80,7 @@ struct ResolvedEntry {
 /// A validated rigid-body scenario: the typed configuration (config/rigid_body.hpp) with every default filled,
 /// its name and source, and the keys given. Built by `load_scenario` / `parse_scenario`.
 struct RigidBodyScenario : config::RigidBodyConfig {
+  static constexpr const char* model_type = "rigid_body";  ///< model.type of the format
   std::string name;    ///< scenario name: the file stem (default output folder runs/<name>)
   std::string source;  ///< file the scenario came from ("" for a string)
   std::vector<std::string> given_keys;  ///< keys present in the file or in --set (canonical names), sorted

@@ -1,8 +1,7 @@
 #pragma once
 /// @file lievi/io/wave_scenario.hpp
-/// @brief The field scenario of the (stochastic) wave equation, `model.type = "wave"`, and the dispatch of a
-/// scenario file on its `model.type` (rigid_body, wave, beam: io/beam_scenario.hpp, lagrangian:
-/// io/mechanics_scenario.hpp).
+/// @brief The field scenario of the (stochastic) wave equation, `model.type = "wave"` (the dispatch of any
+/// scenario file on its `model.type`: io/any_scenario.hpp).
 ///
 /// One schema style with the rigid body's (io/scenario.hpp): the same TOML reading, `--set` conversion, all
 /// issues of a file reported together, `lievi validate` printout and docs/scenarios.md key table. Every key
@@ -11,12 +10,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "lievi/config/wave.hpp"
-#include "lievi/io/beam_scenario.hpp"
-#include "lievi/io/mechanics_scenario.hpp"
 #include "lievi/io/scenario.hpp"
 
 namespace lievi::io {
@@ -24,6 +20,7 @@ namespace lievi::io {
 /// A validated wave scenario: the typed configuration (config/wave.hpp) with every default filled, its name,
 /// source and the keys given.
 struct WaveScenario : config::WaveConfig {
+  static constexpr const char* model_type = "wave";  ///< model.type of the format
   std::string name;    ///< file stem (default output folder runs/<name>)
   std::string source;  ///< file it came from ("" for a string)
   std::vector<std::string> given_keys;  ///< canonical keys present in the file or --set, sorted
@@ -53,25 +50,5 @@ struct WaveScenario : config::WaveConfig {
 /// The resolved scenario as TOML text, loadable again (the same resolved entries); defaults are marked
 /// `# default`, ignored keys `# ignored: ...`.
 [[nodiscard]] std::string to_toml(const WaveScenario& s);
-
-/// Any scenario: dispatched on `model.type` (also after `--set model.type=...`). A missing or unknown
-/// model.type is one issue listing the model types; otherwise the model's own reader gives its messages.
-using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario, MechanicsScenario>;
-[[nodiscard]] AnyScenario load_any_scenario(const std::filesystem::path& path,
-                                            const std::vector<std::string>& overrides = {});
-[[nodiscard]] AnyScenario parse_any_scenario(const std::string& toml_text, const std::string& file_label,
-                                             const std::string& name,
-                                             const std::vector<std::string>& overrides = {});
-
-/// The model.type of a scenario file (after the `--set` overrides) without reading the rest: its string, the
-/// TOML text of a value that is not a string, or nullopt when absent. Throws lievi::invalid_argument when the
-/// file cannot be read or is not TOML.
-[[nodiscard]] std::optional<std::string> scenario_model_type(const std::filesystem::path& path,
-                                                             const std::vector<std::string>& overrides = {});
-
-/// The model types and their schemas, for `lievi schema [TYPE]` and docs/scenarios.md.
-[[nodiscard]] std::vector<std::string> model_types();  ///< {"rigid_body", "wave", "beam", "lagrangian"}
-[[nodiscard]] const std::vector<SchemaEntry>& schema_of(const std::string& model_type);
-[[nodiscard]] std::string schema_markdown(const std::string& model_type);
 
 }  // namespace lievi::io
