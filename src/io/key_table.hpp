@@ -149,6 +149,45 @@ Key<C> array_key(std::string key, std::array<double, N> C::*m) {
   return k;
 }
 
+/// The problem of a rotation given as a quaternion (qw, qx, qy, qz), or nullopt: |q| = 1 within 1e-9.
+inline std::optional<std::string> quaternion_problem(const std::array<double, 4>& q) {
+  const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (std::abs(norm - 1.0) <= 1e-9) return std::nullopt;
+  return "value " + value_toml(std::vector<double>(q.begin(), q.end())) + " has norm " + format_number(norm) +
+         "; expected a unit quaternion (qw, qx, qy, qz), |q| = 1 within 1e-9 (Hamilton convention, body to spatial)";
+}
+
+/// A rotation as a unit quaternion (qw, qx, qy, qz), Hamilton convention, body to spatial; stored divided
+/// by its norm and with qw >= 0 (q and -q are the same rotation).
+template <class C>
+Key<C> quaternion_key(std::string key, std::array<double, 4> C::*m) {
+  Key<C> k;
+  const C defaults{};
+  const std::vector<double> d((defaults.*m).begin(), (defaults.*m).end());
+  k.entry = {key, ValueType::quaternion, "optional", value_toml(d), "", "|q| = 1 within 1e-9", "", ""};
+  k.check = [m](const C& c) { return quaternion_problem(c.*m); };
+  k.read = [key, m](Resolver& r, C& c) {
+    const auto v = r.number_array(key);
+    if (!v) return;
+    if (v->size() != 4) {
+      r.issue(key, "value " + r.get(key)->text() + " has " + std::to_string(v->size()) +
+                       " numbers; expected 4 (qw, qx, qy, qz)");
+      return;
+    }
+    std::array<double, 4> q{(*v)[0], (*v)[1], (*v)[2], (*v)[3]};
+    if (auto p = quaternion_problem(q)) {
+      r.issue(key, *p);
+      return;
+    }
+    const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    const double sign = q[0] < 0.0 ? -1.0 : 1.0;
+    for (double& x : q) x *= sign / norm;
+    c.*m = q;
+  };
+  k.value = [m](const C& c) { return ScenarioValue(std::vector<double>((c.*m).begin(), (c.*m).end())); };
+  return k;
+}
+
 /// A rule between keys, run where it stands in the table's reading order (no schema entry).
 template <class C>
 Key<C> rule(std::function<void(Resolver&, C&)> f) {

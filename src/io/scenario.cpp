@@ -294,6 +294,7 @@ const detail::KeyTable<RigidBodyConfig>& table() {
                     .doc("initial body momentum M_0 = I Omega_0")
                     .when([](const C& c) { return !c.omega_given; })
                     .no_default());
+    k.push_back(detail::quaternion_key<C>("initial.attitude", &C::attitude).doc("initial attitude R_0, body to spatial"));
     k.push_back(detail::choice_key<C>("integrator.method", &C::method, method_names(), "a registered method")
                     .allowed("a method id listed by `lievi methods`")
                     .doc("the integrator")

@@ -45,6 +45,8 @@ const char* type_name(ValueType t) {
       return "an array of arrays of numbers";
     case ValueType::vec6:
       return "an array of 6 numbers";
+    case ValueType::quaternion:
+      return "a unit quaternion (array of 4 numbers qw, qx, qy, qz)";
     case ValueType::mat6:
       return "a 6x6 matrix (array of 6 arrays of 6 numbers)";
     case ValueType::number_array:
@@ -340,6 +342,7 @@ bool convert(const std::string& text, ValueType type, RawValue& v) {
     case ValueType::number_array_array:
     case ValueType::vec6:
     case ValueType::mat6:
+    case ValueType::quaternion:
     case ValueType::number_array: {
       std::size_t pos = 0;
       return parse_array(text, pos, v) && trim(text.substr(pos)).empty();

@@ -2,13 +2,18 @@
 /// same rules as a scenario file, and a scenario read from a file is a valid config that runs as the file does.
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "lievi/config/rigid_body.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
+#include "lievi/core/error.hpp"
 #include "lievi/io/scenario.hpp"
+#include "lievi/run/rigid_body_run.hpp"
 
 namespace {
 
@@ -129,3 +134,52 @@ TEST(RigidBodyConfig, ExamplesAreValidConfigsAndStepAlike) {
 }
 
 }  // namespace
+
+// initial.attitude (R_0): the equations of M do not involve R, and R' = R hat(Omega) is left-invariant, so a
+// run from R_0 is the run from Id turned by R_0: the same M to the bit and R_k = R_0 R_k^Id to round-off.
+TEST(RigidBodyConfig, InitialAttitudeTurnsTheRunFromIdentity) {
+  const std::string base =
+      "[model]\ntype = \"rigid_body\"\ninertia = [1.0, 1.3, 0.5]\nalpha = 0.2\n[initial]\nomega = [0.3, 0.05, 1.0]\n"
+      "[integrator]\ndt = 0.05\nt_end = 2.0\n";
+  // q = (cos 1, sin 1 n), n = (1, 2, 2)/3: the turn by 2 rad about n; the file gives -q (the same rotation)
+  const double a = 1.0, c = std::cos(a), s = std::sin(a);
+  char q_text[160];
+  std::snprintf(q_text, sizeof q_text, "[%.17g, %.17g, %.17g, %.17g]", -c, -s / 3.0, -2.0 * s / 3.0, -2.0 * s / 3.0);
+  const Eigen::Quaterniond q(c, s / 3.0, 2.0 * s / 3.0, 2.0 * s / 3.0);
+  for (const char* method : {"ddb", "rk4", "moser-veselov"}) {
+    const std::vector<std::string> set = {std::string("integrator.method=") + method};
+    const auto id = lievi::io::parse_scenario(base, "a.toml", "a", set);
+    auto turned_set = set;
+    turned_set.push_back(std::string("initial.attitude=") + q_text);  // -q: the same rotation
+    const auto turned = lievi::io::parse_scenario(base, "a.toml", "a", turned_set);
+    EXPECT_GE(turned.attitude[0], 0.0);  // stored with qw >= 0
+    const auto r_id = lievi::run::integrate_rigid_body(id, {});
+    const auto r_turned = lievi::run::integrate_rigid_body(turned, {});
+    ASSERT_TRUE(r_id.complete && r_turned.complete) << method;
+    EXPECT_EQ(r_turned.final_state.M, r_id.final_state.M) << method;
+    const lievi::models::Mat3 expected = q.toRotationMatrix() * r_id.final_state.R;
+    EXPECT_LT((r_turned.final_state.R - expected).cwiseAbs().maxCoeff(), 1e-14) << method;
+    EXPECT_GT((r_turned.final_state.R - r_id.final_state.R).cwiseAbs().maxCoeff(), 0.1) << method;
+  }
+}
+
+TEST(RigidBodyConfig, InitialAttitudeMustBeAUnitQuaternion) {
+  const std::string base =
+      "[model]\ntype = \"rigid_body\"\ninertia = [1.0, 1.3, 0.5]\n[initial]\nomega = [0.3, 0.05, 1.0]\n"
+      "[integrator]\nmethod = \"ddb\"\ndt = 0.05\nt_end = 1.0\n";
+  const auto refusal = [&](const std::string& value) {
+    try {
+      (void)lievi::io::parse_scenario(base, "a.toml", "a", {"initial.attitude=" + value});
+    } catch (const lievi::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refusal("[1.0, 0.0, 0.0, 0.1]").find("initial.attitude': value [1.0, 0.0, 0.0, 0.1] has norm 1.0049875"),
+            std::string::npos)
+      << refusal("[1.0, 0.0, 0.0, 0.1]");
+  EXPECT_NE(refusal("[1.0, 0.0, 0.0]").find("has 3 numbers; expected 4 (qw, qx, qy, qz)"), std::string::npos);
+  RigidBodyConfig cfg = valid();
+  cfg.attitude = {0.0, 0.0, 0.0, 0.0};
+  EXPECT_NE(problem_on(cfg, "initial.attitude").find("has norm 0; expected a unit quaternion"), std::string::npos);
+}

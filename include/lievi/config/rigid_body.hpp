@@ -6,6 +6,8 @@
 ///
 /// The keys, defaults, units and allowed values are those of docs/scenarios.md ("rigid_body"); the member
 /// initialisers are the defaults.
+#include <Eigen/Geometry>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,8 @@ struct RigidBodyConfig {
   models::Vec3 M0 = models::Vec3::Zero();      ///< initial body momentum M_0 = I Omega_0
   models::Vec3 omega0 = models::Vec3::Zero();  ///< initial body angular velocity Omega_0 = I^-1 M_0
   bool omega_given = true;                     ///< Omega_0 given (else M_0)
+  /// R_0, the initial attitude (body to spatial) as a unit quaternion (qw, qx, qy, qz)
+  std::array<double, 4> attitude{1.0, 0.0, 0.0, 0.0};
 
   // integrator
   RigidBodyMethod method = RigidBodyMethod::ddb;
@@ -59,10 +63,11 @@ struct RigidBodyConfig {
   [[nodiscard]] models::RigidBody model() const { return models::RigidBody::general(inertia, K); }
   /// The options of the integrator registry (integrators/rigid_body_stepper.hpp).
   [[nodiscard]] integrators::RigidBodyMethodOptions method_options() const;
-  /// Initial state (M_0, R_0 = Id).
+  /// Initial state (M_0, R_0).
   [[nodiscard]] models::RigidBodyState initial_state() const {
     models::RigidBodyState x;
     x.M = M0;
+    x.R = Eigen::Quaterniond(attitude[0], attitude[1], attitude[2], attitude[3]).toRotationMatrix();
     return x;
   }
   /// t_k = k dt, except t_N = t_end exactly (they agree within 1e-9 relative by validation).

@@ -38,7 +38,8 @@ enum class ValueType {
   vec6,
   mat6,
   number_array,
-  integer_or_string
+  integer_or_string,
+  quaternion
 };
 
 /// Human name of a type as used in messages and docs ("number", "array of 3 numbers", ...).
