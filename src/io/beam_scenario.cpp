@@ -438,8 +438,9 @@ void read_pose_table(Resolver& r, const std::string& key, PoseTable& table, cons
 // The resolver, section by section
 // ---------------------------------------------------------------------------------------------------------------
 
-/// A 6x6 matrix key: symmetric (within 1e-12 of its largest entry) and positive definite (Eigen's LLT).
-void check_spd(Resolver& r, const std::string& key, const Mat6& m) {
+/// The problem of a 6x6 matrix that must be symmetric (within 1e-12 of its largest entry) and positive
+/// definite (Eigen's LLT), or nullopt; `text` is the value as given.
+std::optional<std::string> spd_problem(const Mat6& m, const std::string& text) {
   Eigen::Matrix<double, 6, 6> M;
   double scale = 0.0;
   for (int i = 0; i < 6; ++i)
@@ -447,20 +448,22 @@ void check_spd(Resolver& r, const std::string& key, const Mat6& m) {
       M(i, j) = m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
       scale = std::max(scale, std::abs(M(i, j)));
     }
+  if (!M.allFinite()) return "value " + text + " must be finite";
   // scaled by the largest entry, so that huge finite entries neither overflow M - M^T nor the Cholesky factor
   if (scale > 0.0) M /= scale;
   const double asym = (M - M.transpose()).cwiseAbs().maxCoeff() * scale;
-  if (asym > 1e-12 * scale) {
-    r.issue(key, "value " + r.get(key)->text() + " is not symmetric (largest |M_ij - M_ji| = " +
-                     format_number(asym) + "); expected a symmetric positive definite 6x6 matrix");
-    return;
-  }
+  if (asym > 1e-12 * scale)
+    return "value " + text + " is not symmetric (largest |M_ij - M_ji| = " + format_number(asym) +
+           "); expected a symmetric positive definite 6x6 matrix";
   Eigen::LLT<Eigen::Matrix<double, 6, 6>> llt(M);
   if (llt.info() != Eigen::Success || !(scale > 0.0))
-    r.issue(key,
-            "value " + r.get(key)->text() +
-                " is not positive definite (Cholesky failed); expected a symmetric positive definite 6x6 "
-                "matrix");
+    return "value " + text +
+           " is not positive definite (Cholesky failed); expected a symmetric positive definite 6x6 matrix";
+  return std::nullopt;
+}
+
+void check_spd(Resolver& r, const std::string& key, const Mat6& m) {
+  if (auto p = spd_problem(m, r.get(key)->text())) r.issue(key, *p);
 }
 
 /// A, J1, J2, J3 from the section's own constants (square, circle), then K and P (docs/theory/beam.md "The
@@ -1590,6 +1593,86 @@ BeamScenario resolve_beam(const RawValue& root_in, const std::string& file, cons
   return s;
 }
 
+/// Every problem of a beam configuration built in C++ (beam_problems): the checks of the keys, then the rules
+/// between them and the per-node and per-segment arrays the builders need.
+std::vector<InputIssue> beam_problems(const BeamConfig& c) {
+  std::vector<InputIssue> out = table().problems(c);
+  for (auto& i : detail::time_grid_problems(c.dt, c.t_end, c.steps)) out.push_back(std::move(i));
+  const auto add = [&](const std::string& key, std::string message) { out.push_back({"", key, std::move(message)}); };
+  if ((c.bc_left == End::periodic) != (c.bc_right == End::periodic))
+    add("bc.right", "value " + quoted(c.bc_right) + " with bc.left = " + quoted(c.bc_left) +
+                        ": periodic must be on both ends");
+  for (const auto& [key, end] : {std::pair{"bc.left", c.bc_left}, std::pair{"bc.right", c.bc_right}})
+    if ((end == End::clamped || end == End::prescribed) && c.layout != Layout::vertex)
+      add(key, "value " + quoted(end) + " needs grid.layout = \"vertex\"");
+  if (c.periodic() && c.J < 2) add("grid.J", "value " + std::to_string(c.J) + ": a periodic beam needs grid.J >= 2");
+  if (!out.empty()) return out;  // the node set depends on the keys above
+  const long long n = c.n_nodes(), m = c.n_segments();
+  const std::string nodes = nodes_text(c);
+  if (c.section == BeamSection::matrix) {
+    for (const auto& [key, M] : {std::pair{"model.K", &c.K}, std::pair{"model.P", &c.P}})
+      if (auto p = spd_problem(*M, detail::value_toml(to_vector(*M)))) add(key, *p);
+  }
+  if (auto p = detail::count_problem(c.poses.size(), n, "one pose per node, " + nodes)) add("poses", *p);
+  if (!c.velocity.empty())
+    if (auto p = detail::count_problem(c.velocity.size(), n, "one velocity per node, or none")) add("velocity", *p);
+  if (!c.segment_K.empty() || !c.segment_P.empty())
+    for (const auto& [name, v] : {std::pair{"segment_K", &c.segment_K}, std::pair{"segment_P", &c.segment_P}})
+      if (auto p = detail::count_problem(v->size(), m, "one per segment, or none for the uniform section"))
+        add(name, *p);
+  for (const auto& [key, end, table] : {std::tuple{"bc.left_motion", c.bc_left, &c.left_motion},
+                                        std::tuple{"bc.right_motion", c.bc_right, &c.right_motion}})
+    if (end == End::prescribed && (table->times.empty() || table->times.size() != table->poses.size()))
+      add(key, "a prescribed end needs a pose table with at least one row (times and poses of equal length)");
+  const auto factor_table = [&](const std::string& p, const std::vector<double>& times,
+                                const std::vector<double>& factors) {
+    if (times.size() != factors.size())
+      add(p + "factors", "has " + std::to_string(factors.size()) + " entries; expected one per time, " +
+                             std::to_string(times.size()));
+    for (std::size_t k = 1; k < times.size(); ++k)
+      if (!(times[k] > times[k - 1])) {
+        add(p + "times", "is not strictly increasing (entry " + std::to_string(k) + ")");
+        break;
+      }
+  };
+  for (std::size_t i = 0; i < c.loads.size(); ++i) {
+    const std::string p = "loads[" + std::to_string(i) + "].";
+    const auto& L = c.loads[i];
+    if (L.node < 0 || L.node >= n)
+      add(p + "node", "value " + std::to_string(L.node) + " must be a node index in [0, " + std::to_string(n) + "); " +
+                          nodes);
+    if (detail::name_of(kFrames, L.frame).empty()) add(p + "frame", "is not a load frame; allowed: spatial, body");
+    factor_table(p, L.times, L.factors);
+  }
+  for (std::size_t i = 0; i < c.distributed_loads.size(); ++i) {
+    const std::string p = "distributed_loads[" + std::to_string(i) + "].";
+    const auto& L = c.distributed_loads[i];
+    if (!(L.s_from >= 0.0 && L.s_from < L.s_to && L.s_to <= c.length))
+      add(p + "s_range", "value [" + format_number(L.s_from) + ", " + format_number(L.s_to) +
+                             "] must be [s_from, s_to] with 0 <= s_from < s_to <= grid.length = " +
+                             format_number(c.length));
+    if (detail::name_of(kFrames, L.frame).empty()) add(p + "frame", "is not a load frame; allowed: spatial, body");
+    factor_table(p, L.times, L.factors);
+  }
+  const bool zero_theta = std::all_of(c.theta.begin(), c.theta.end(), [](double x) { return x == 0.0; });
+  if ((c.noise_mode == NoiseMode::common || c.noise_mode == NoiseMode::independent) && zero_theta)
+    add("noise.theta", "is zero; give a non-zero Theta with noise.mode = " + quoted(c.noise_mode));
+  if (c.noise_mode == NoiseMode::modes) {
+    if (c.noise_modes.empty()) add("noise.modes", "has no mode; noise.mode = \"modes\" needs at least one");
+    if (c.method == config::FieldMethod::type_ii)
+      add("noise.mode", "value \"modes\" with integrator.method = \"type-ii\"; allowed: common, independent, none");
+    for (std::size_t k = 0; k < c.noise_modes.size(); ++k)
+      if (auto p = detail::count_problem(c.noise_modes[k].at_nodes.size(), n, "Theta_k(s_j) at every node, " + nodes))
+        add("noise.modes[" + std::to_string(k) + "].at_nodes", *p);
+  }
+  for (const long long j : c.probes)
+    if (j < 0 || j >= n) {
+      add("output.probes", "has node " + std::to_string(j) + " outside [0, " + std::to_string(n) + "); " + nodes);
+      break;
+    }
+  return out;
+}
+
 }  // namespace
 
 // -------------------------------------------------------------------------------------------------------------
@@ -1705,3 +1788,10 @@ BeamScenario resolve_beam_document(const RawValue& root, const std::string& file
 }  // namespace detail
 
 }  // namespace lievi::io
+
+namespace lievi::config {
+std::vector<InputIssue> problems(const BeamConfig& c) { return io::beam_problems(c); }
+void validate(const BeamConfig& c) {
+  if (auto p = problems(c); !p.empty()) throw invalid_argument(std::move(p));
+}
+}  // namespace lievi::config

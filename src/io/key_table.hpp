@@ -25,6 +25,7 @@
 #include "lievi/config/beam.hpp"
 #include "lievi/config/rigid_body.hpp"
 #include "lievi/config/wave.hpp"
+#include "lievi/io/memory_estimate.hpp"
 #include "scenario_reader.hpp"
 
 namespace lievi::io::detail {
@@ -64,6 +65,7 @@ struct Key {
     return *this;
   }
   Key& no_default() { defaultable = false; return *this; }
+  Key& checked(std::function<std::optional<std::string>(const C&)> f) { check = std::move(f); return *this; }
   /// A required key: absent, it is the issue "missing required key; expected <type> (<allowed>): <what>".
   Key& required(std::string what) {
     entry.requirement = "required";
@@ -326,6 +328,26 @@ Key<C> t_end_key(std::function<void(Resolver&, C&)> read) {
       .allowed("> 0")
       .doc("final time (the run starts at t = 0)")
       .no_default();
+}
+
+/// The problems of a configuration's time grid (dt > 0, t_end > 0, t_end = steps dt within 1e-9 relative).
+inline std::vector<InputIssue> time_grid_problems(double dt, double t_end, long long steps) {
+  std::vector<InputIssue> out;
+  if (!(dt > 0.0) || !std::isfinite(dt)) out.push_back({"", "integrator.dt", "value " + format_number(dt) + " must be > 0"});
+  if (!(t_end > 0.0) || !std::isfinite(t_end))
+    out.push_back({"", "integrator.t_end", "value " + format_number(t_end) + " must be > 0"});
+  else if (dt > 0.0 && (steps < 1 || steps > limits::kMaxSteps ||
+                        std::abs(static_cast<double>(steps) * dt - t_end) > 1e-9 * t_end))
+    out.push_back({"", "integrator.t_end", "value " + format_number(t_end) + " is not steps * dt = " +
+                                               std::to_string(steps) + " * " + format_number(dt) +
+                                               " within 1e-9 relative"});
+  return out;
+}
+
+/// "field has 3 entries; expected n" for a per-node (per-segment, ...) array of a configuration, or nullopt.
+inline std::optional<std::string> count_problem(std::size_t have, long long expected, const std::string& what) {
+  if (static_cast<long long>(have) == expected) return std::nullopt;
+  return "has " + std::to_string(have) + " entries; expected " + std::to_string(expected) + " (" + what + ")";
 }
 
 /// Whether an issue was recorded on one of `keys` since the reading began.

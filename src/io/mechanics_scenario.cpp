@@ -131,6 +131,12 @@ Key<LagrangianConfig> pair_key(const char* key, std::vector<double> LagrangianCo
              },
              [m](const LagrangianConfig& s) { return ScenarioValue(s.*m); })
       .default_text("[1.0, 1.0]")
+      .checked([m](const LagrangianConfig& s) -> std::optional<std::string> {
+        const auto& v = s.*m;
+        if (v.size() == 2 && v[0] > 0.0 && v[1] > 0.0 && std::isfinite(v[0]) && std::isfinite(v[1]))
+          return std::nullopt;
+        return "value " + detail::value_toml(v) + " must be 2 numbers > 0 (one per pendulum)";
+      })
       .unit(unit)
       .allowed("2 numbers > 0")
       .doc(doc);
@@ -253,6 +259,23 @@ const detail::KeyTable<LagrangianConfig>& table() {
   return t;
 }
 
+/// Every problem of a lagrangian configuration built in C++: the checks of the keys, the time grid, the
+/// initial state against the system's dimension, the double pendulum's masses and lengths.
+std::vector<InputIssue> lagrangian_problems(const LagrangianConfig& c) {
+  std::vector<InputIssue> out = table().problems(c);
+  for (auto& i : detail::time_grid_problems(c.dt, c.t_end, c.steps)) out.push_back(std::move(i));
+  const auto add = [&](const std::string& key, std::string message) { out.push_back({"", key, std::move(message)}); };
+  if (detail::name_of(kSystems, c.system).empty()) return out;  // (the table named it)
+  const auto what = std::string("the dimension of system ") + config::id(c.system);
+  if (auto p = detail::count_problem(c.q0.size(), c.dim(), what)) add("initial.q", *p);
+  if (auto p = detail::count_problem(c.qdot0.size(), c.dim(), what)) add("initial.qdot", *p);
+  for (const auto& [key, v] : {std::pair{"initial.q", &c.q0}, std::pair{"initial.qdot", &c.qdot0}})
+    if (!std::all_of(v->begin(), v->end(), [](double x) { return std::isfinite(x); })) add(key, "must be finite");
+  if (c.has_momentum_map() && std::all_of(c.q0.begin(), c.q0.end(), [](double x) { return x == 0.0; }))
+    add("initial.q", "must not be the origin");
+  return out;
+}
+
 }  // namespace
 
 namespace detail {
@@ -337,3 +360,10 @@ std::string to_toml(const MechanicsScenario& s) {
 }
 
 }  // namespace lievi::io
+
+namespace lievi::config {
+std::vector<InputIssue> problems(const LagrangianConfig& c) { return io::lagrangian_problems(c); }
+void validate(const LagrangianConfig& c) {
+  if (auto p = problems(c); !p.empty()) throw invalid_argument(std::move(p));
+}
+}  // namespace lievi::config

@@ -376,13 +376,7 @@ std::vector<InputIssue> rigid_body_problems(const RigidBodyConfig& c) {
   if (c.metric_given)
     if (auto p = metric_problem(K, sym)) add("model.K", *p);
   if (!c.M0.allFinite()) add(c.omega_given ? "initial.omega" : "initial.M", "M_0 " + detail::value_toml(vec(c.M0)) + " must be finite");
-  if (!(c.dt > 0.0) || !std::isfinite(c.dt)) add("integrator.dt", "value " + format_number(c.dt) + " must be > 0");
-  if (!(c.t_end > 0.0) || !std::isfinite(c.t_end))
-    add("integrator.t_end", "value " + format_number(c.t_end) + " must be > 0");
-  else if (c.dt > 0.0 && (c.steps < 1 || c.steps > limits::kMaxSteps ||
-                          std::abs(static_cast<double>(c.steps) * c.dt - c.t_end) > 1e-9 * c.t_end))
-    add("integrator.t_end", "value " + format_number(c.t_end) + " is not steps * dt = " + std::to_string(c.steps) +
-                                " * " + format_number(c.dt) + " within 1e-9 relative");
+  for (auto& i : detail::time_grid_problems(c.dt, c.t_end, c.steps)) out.push_back(std::move(i));
   return out;
 }
 

@@ -557,6 +557,39 @@ bool applies(const WaveScenario& s, const std::string& key) {
   return !k || !k->applies || k->applies(s);
 }
 
+/// Every problem of a wave configuration built in C++: the checks of the keys, the ends, the time grid and the
+/// per-node arrays against the grid.
+std::vector<InputIssue> wave_problems(const WaveConfig& c) {
+  std::vector<InputIssue> out = table().problems(c);
+  for (auto& i : detail::time_grid_problems(c.dt, c.t_end, c.steps)) out.push_back(std::move(i));
+  const auto add = [&](const std::string& key, std::string message) { out.push_back({"", key, std::move(message)}); };
+  if ((c.bc_left == End::periodic) != (c.bc_right == End::periodic))
+    add("bc.right", std::string("value \"") + config::id(c.bc_right) + "\" with bc.left = \"" + config::id(c.bc_left) +
+                        "\": periodic must be on both ends");
+  for (const auto& [key, end] : {std::pair{"bc.left", c.bc_left}, std::pair{"bc.right", c.bc_right}})
+    if (end == End::clamped && c.layout != Layout::vertex) add(key, "value \"clamped\" needs grid.layout = \"vertex\"");
+  if (!out.empty()) return out;  // the node set depends on the keys above
+  const long long n = c.n_nodes();
+  const std::string nodes = nodes_text(c);
+  if (auto p = detail::count_problem(c.phi0.size(), n, "phi at every node, " + nodes)) add("phi0", *p);
+  if (auto p = detail::count_problem(c.phi_t0.size(), n, "phi_t at every node, " + nodes)) add("phi_t0", *p);
+  if (c.noise_mode != NoiseMode::none && c.noise_mode != NoiseMode::modes && !(c.theta > 0.0))
+    add("noise.theta", "value " + format_number(c.theta) + " must be > 0 with noise.mode = \"" +
+                           config::id(c.noise_mode) + "\"");
+  if (c.noise_mode == NoiseMode::modes) {
+    if (c.modes.empty()) add("noise.modes", "has no mode; noise.mode = \"modes\" needs at least one");
+    for (std::size_t k = 0; k < c.modes.size(); ++k)
+      if (auto p = detail::count_problem(c.modes[k].size(), n, "Theta_k(s_j) at every node, " + nodes))
+        add("noise.modes[" + std::to_string(k) + "]", *p);
+  }
+  for (const long long j : c.probes)
+    if (j < 0 || j >= n) {
+      add("output.probes", "has node " + std::to_string(j) + " outside [0, " + std::to_string(n) + "); " + nodes);
+      break;
+    }
+  return out;
+}
+
 }  // namespace
 
 // -------------------------------------------------------------------------------------------------------------
@@ -624,3 +657,10 @@ WaveScenario resolve_wave_document(const RawValue& root, const std::string& file
 }  // namespace detail
 
 }  // namespace lievi::io
+
+namespace lievi::config {
+std::vector<InputIssue> problems(const WaveConfig& c) { return io::wave_problems(c); }
+void validate(const WaveConfig& c) {
+  if (auto p = problems(c); !p.empty()) throw invalid_argument(std::move(p));
+}
+}  // namespace lievi::config

@@ -309,6 +309,7 @@ double beam_stable_dt(const io::BeamScenario& s) {
 }
 
 void check_beam(const io::BeamScenario& s) {
+  config::validate(s);  // a configuration built in C++ meets the rules a scenario file meets
   const double limit = beam_stable_dt(s);
   if (s.dt >= limit && !s.allow_unstable) {
     throw invalid_argument(file_of(s), "integrator.dt",

@@ -387,6 +387,7 @@ std::vector<std::string> mechanics_series_columns(const io::MechanicsScenario& s
 }
 
 void check_mechanics(const io::MechanicsScenario& s) {
+  config::validate(s);  // a configuration built in C++ meets the rules a scenario file meets
   with_system(s, [&](const auto& m) {
     using M = std::decay_t<decltype(m)>;
     auto q = to_vec<M::dim>(s.q0);

@@ -284,6 +284,7 @@ std::vector<std::string> notes_of(const io::WaveScenario& s) { return io::ignore
 double wave_cfl_dt(const io::WaveScenario& s) { return s.ds() / s.c; }
 
 void check_wave(const io::WaveScenario& s) {
+  config::validate(s);  // a configuration built in C++ meets the rules a scenario file meets
   const double limit = wave_cfl_dt(s);
   if (s.dt > limit * (1.0 + 1e-12) && !s.allow_unstable) {
     throw invalid_argument(file_of(s), "integrator.dt",

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lievi/config/rigid_body.hpp"
+#include "lievi/core/error.hpp"
 #include "lievi/config/wave.hpp"
 #include "lievi/field/grid.hpp"
 #include "lievi/field/noise_field.hpp"
@@ -188,5 +189,13 @@ struct BeamConfig {
   [[nodiscard]] double weight_of(long long j) const;  ///< the node's mass weight w_j (field::Grid::weight)
   [[nodiscard]] double time_at(long long k) const { return k == steps ? t_end : static_cast<double>(k) * dt; }
 };
+
+/// Every problem of `c`, each naming the key (or the member, for the resolved arrays: poses, velocity,
+/// segment_K, ...), the value and what is allowed: the checks of the scenario keys (ranges, enumeration values
+/// out of range), the ends, the time grid, a matrix section's K and P, and the per-node and per-segment arrays
+/// against the grid. Empty when `c` is valid.
+[[nodiscard]] std::vector<InputIssue> problems(const BeamConfig& c);
+/// Throws lievi::invalid_argument carrying every problem of `c`.
+void validate(const BeamConfig& c);
 
 }  // namespace lievi::config

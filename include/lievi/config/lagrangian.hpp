@@ -7,6 +7,8 @@
 /// member initialisers are the defaults.
 #include <vector>
 
+#include "lievi/core/error.hpp"
+
 namespace lievi::config {
 
 /// model.system: the catalogue systems, of configuration dimension 1, 2, 2, 3 and 1.
@@ -61,5 +63,11 @@ struct LagrangianConfig {
   }
   [[nodiscard]] double time_at(long long k) const { return k == steps ? t_end : static_cast<double>(k) * dt; }
 };
+
+/// Every problem of `c`, each naming the key, the value and what is allowed: the checks of the scenario keys,
+/// the time grid, the initial state against the system's dimension. Empty when `c` is valid.
+[[nodiscard]] std::vector<InputIssue> problems(const LagrangianConfig& c);
+/// Throws lievi::invalid_argument carrying every problem of `c`.
+void validate(const LagrangianConfig& c);
 
 }  // namespace lievi::config

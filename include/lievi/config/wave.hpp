@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lievi/core/error.hpp"
 #include "lievi/field/grid.hpp"
 #include "lievi/field/noise_field.hpp"
 #include "lievi/field/options.hpp"
@@ -82,5 +83,12 @@ struct WaveConfig {
   [[nodiscard]] double s_of(long long j) const;  ///< node position s_j
   [[nodiscard]] double time_at(long long k) const { return k == steps ? t_end : static_cast<double>(k) * dt; }
 };
+
+/// Every problem of `c`, each naming the key (or the member: phi0, phi_t0), the value and what is allowed: the
+/// checks of the scenario keys, the ends, the time grid, the per-node arrays and noise modes against the grid.
+/// Empty when `c` is valid.
+[[nodiscard]] std::vector<InputIssue> problems(const WaveConfig& c);
+/// Throws lievi::invalid_argument carrying every problem of `c`.
+void validate(const WaveConfig& c);
 
 }  // namespace lievi::config

@@ -28,7 +28,8 @@ namespace lievi::run {
 
 /// The largest stable dt of the a-priori bound (docs/theory/beam.md "Stability bound").
 [[nodiscard]] double beam_stable_dt(const io::BeamScenario& s);
-/// Throws lievi::invalid_argument naming integrator.dt when dt is beyond the bound (unless allowed).
+/// Throws lievi::invalid_argument with every problem of the configuration (config::validate), then naming
+/// integrator.dt when dt is beyond the bound (unless allowed).
 void check_beam(const io::BeamScenario& s);
 
 /// The series columns of a beam run.
