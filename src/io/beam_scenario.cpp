@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "key_table.hpp"
+#include "lievi/build/beam.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/io/memory_estimate.hpp"
 #include "scenario_reader.hpp"
@@ -228,13 +229,6 @@ bool rescale(Vec3& v) {
   return true;
 }
 
-/// The pose (x, y, z, qw, qx, qy, qz) of position p and rotation R (Hamilton quaternion, qw >= 0).
-std::array<double, 7> pose_of(const Vec3& p, const Mat3& R) {
-  Eigen::Quaterniond q(R);
-  q.normalize();
-  if (q.w() < 0.0) q.coeffs() = -q.coeffs();
-  return {p[0], p[1], p[2], q.w(), q.x(), q.y(), q.z()};
-}
 
 /// The node set is known: the grid and ends were read without an issue and the per-node arrays fit in memory.
 bool nodes_known(Resolver& r) { return r.mark("nodes known") == 1; }
@@ -466,29 +460,6 @@ void check_spd(Resolver& r, const std::string& key, const Mat6& m) {
   if (auto p = spd_problem(m, r.get(key)->text())) r.issue(key, *p);
 }
 
-/// A, J1, J2, J3 from the section's own constants (square, circle), then K and P (docs/theory/beam.md "The
-/// continuous beam").
-void section_matrices(BeamConfig& s) {
-  if (s.section == BeamSection::square) {
-    s.A = s.a * s.a;
-    s.J2 = s.J3 = std::pow(s.a, 4) / 12.0;
-    s.J1 = s.J2 + s.J3;
-  } else if (s.section == BeamSection::circle) {
-    s.A = std::numbers::pi * s.r * s.r;
-    s.J2 = s.J3 = std::numbers::pi * std::pow(s.r, 4) / 4.0;
-    s.J1 = std::numbers::pi * std::pow(s.r, 4) / 2.0;
-  }
-  s.K = {};
-  s.P = {};
-  const double K_diag[6] = {s.rho * s.J1, s.rho * s.J2, s.rho * s.J3, s.rho * s.A, s.rho * s.A, s.rho * s.A};
-  const double P_diag[6] = {
-      s.G * s.J1, s.E * s.J2, s.E * s.J3, s.E * s.A, s.shear_factor * s.G * s.A, s.shear_factor * s.G * s.A};
-  for (std::size_t i = 0; i < 6; ++i) {
-    s.K[i][i] = K_diag[i];
-    s.P[i][i] = P_diag[i];
-  }
-}
-
 /// model.G: read, and refused together with model.nu.
 void read_G(Resolver& r, BeamConfig& s) {
   if (auto v = r.positive("model.G")) s.G = *v;
@@ -511,7 +482,6 @@ void model_rule(Resolver& r, BeamConfig& s) {
     }
     return;
   }
-  if (!s.G_given) s.G = s.E / (2.0 * (1.0 + s.nu));
   if (s.section == BeamSection::square) {
     if (!r.has("model.a")) r.missing("model.a", "the edge of the square section of " + sec);
   } else if (s.section == BeamSection::circle) {
@@ -520,7 +490,7 @@ void model_rule(Resolver& r, BeamConfig& s) {
     for (const char* key : {"model.A", "model.J1", "model.J2", "model.J3"})
       if (!r.has(key)) r.missing(key, "a section constant of " + sec);
   }
-  section_matrices(s);
+  build::section_matrices(s);  // G = E / (2 (1 + nu)) unless given; A, J; K and P
 }
 
 /// The problem of a Poisson's ratio, or nullopt.
@@ -577,62 +547,7 @@ void regions_rule(Resolver& r, BeamConfig& s) {
     if (r.has(p + "nu") && r.has(p + "G")) r.issue(p + "G", "both " + p + "nu and " + p + "G are given; give one");
     s.regions.push_back(std::move(g));
   }
-  if (!nodes_known(r)) return;
-  const auto m = static_cast<std::size_t>(s.n_segments());
-  s.segment_K.assign(m, s.K);
-  s.segment_P.assign(m, s.P);
-  if (s.regions.empty() || matrix) return;
-  // A segment takes, for each constant, the value of the last region covering its midpoint that sets it
-  // (later regions win); G follows E and nu unless the last region setting nu or G set G (or, with none, the
-  // base gave G). Each region covers a contiguous run of segments (the midpoints increase), found by binary
-  // search; "the last region setting constant k" is painted in reverse region order with a next-unpainted
-  // pointer, so the work is O((segments + regions) log segments), not segments x regions.
-  std::vector<double> mid(m);
-  for (std::size_t e = 0; e < m; ++e)
-    mid[e] = (static_cast<double>(e) + (s.layout == Layout::cell && !s.periodic() ? 1.0 : 0.5)) * s.ds();
-  const std::size_t n_leaves = config::kRegionConstants;  // slot n_leaves: any region
-  // region indices as 32 bits (4 bytes per constant and segment; a file cannot hold 2^32 - 1 tables)
-  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::vector<std::uint32_t>> last(n_leaves + 1, std::vector<std::uint32_t>(m, kNone));
-  std::vector<std::size_t> next(m + 1);
-  for (std::size_t k = 0; k <= n_leaves; ++k) {
-    for (std::size_t e = 0; e <= m; ++e) next[e] = e;
-    const auto find = [&](std::size_t e) {  // the first unpainted segment >= e (path halving)
-      while (next[e] != e) e = next[e] = next[next[e]];
-      return e;
-    };
-    for (std::size_t i = s.regions.size(); i-- > 0;) {
-      const config::BeamRegion& g = s.regions[i];
-      if (k != n_leaves && !g.values[k]) continue;
-      // covered: mid >= s_from and mid < s_to
-      const auto lo = static_cast<std::size_t>(std::lower_bound(mid.begin(), mid.end(), g.s_from) - mid.begin());
-      const auto hi = static_cast<std::size_t>(std::lower_bound(mid.begin(), mid.end(), g.s_to) - mid.begin());
-      for (std::size_t e = find(lo); e < hi; e = find(e)) {
-        last[k][e] = static_cast<std::uint32_t>(i);
-        next[e] = e + 1;
-      }
-    }
-  }
-  const auto k_nu = static_cast<std::size_t>(RegionConstant::nu), k_G = static_cast<std::size_t>(RegionConstant::G);
-  for (std::size_t e = 0; e < m; ++e) {
-    if (last[n_leaves][e] == kNone) continue;  // no region covers the segment
-    BeamConfig local;  // the base section with the regions' values (only the section constants are copied)
-    local.section = s.section;
-    local.rho = s.rho, local.E = s.E, local.nu = s.nu, local.G = s.G, local.G_given = s.G_given;
-    local.a = s.a, local.r = s.r, local.A = s.A, local.J1 = s.J1, local.J2 = s.J2, local.J3 = s.J3;
-    local.shear_factor = s.shear_factor;
-    double* slots[] = {&local.rho, &local.E,  &local.nu, &local.G,  &local.a,           &local.r,
-                       &local.A,   &local.J1, &local.J2, &local.J3, &local.shear_factor};
-    for (std::size_t k = 0; k < n_leaves; ++k)
-      if (last[k][e] != kNone) *slots[k] = *s.regions[last[k][e]].values[k];
-    const std::uint32_t i_nu = last[k_nu][e], i_G = last[k_G][e];
-    if (i_nu != kNone || i_G != kNone) local.G_given = i_G != kNone && (i_nu == kNone || i_G > i_nu);
-    // G follows E and nu after the last covering region unless G is given (by it or the base)
-    if (!local.G_given) local.G = local.E / (2.0 * (1.0 + local.nu));
-    section_matrices(local);
-    s.segment_K[e] = local.K;
-    s.segment_P[e] = local.P;
-  }
+  if (nodes_known(r)) build::segment_matrices(s);
 }
 
 /// bc.left / bc.right: clamped and prescribed need the vertex layout; periodic on both ends, with J >= 2.
@@ -780,27 +695,8 @@ void initial_rule(Resolver& r, BeamConfig& s) {
       for (auto& w : s.velocity) w = s.initial_velocity;
     return;
   }
-  const long long N = s.n_nodes();
   if (s.shape == BeamShape::straight && !frame_ok) return;
-  for (long long j = 0; j < N; ++j) {
-    const double sj = s.s_of(j);
-    Vec3 p;
-    Mat3 R;
-    if (s.shape == BeamShape::straight) {
-      p = to_eigen(s.origin) + sj * d;
-      R.col(0) = d;
-      R.col(1) = n.cross(d);
-      R.col(2) = n;
-    } else {
-      const double u = s.arc_start + sj / s.radius;
-      p = s.radius * Vec3(0.0, std::cos(u), std::sin(u));
-      R.col(0) = Vec3(0.0, -std::sin(u), std::cos(u));
-      R.col(1) = Vec3(0.0, -std::cos(u), -std::sin(u));
-      R.col(2) = Vec3(1.0, 0.0, 0.0);
-    }
-    s.poses.push_back(pose_of(p, R));
-    s.velocity.push_back(s.initial_velocity);
-  }
+  build::initial_poses(s);  // (the frame (direction, normal) resolved above)
   if (s.periodic() && s.shape == BeamShape::straight && !r.has("bc.shift")) s.shift = to_array(s.length * d);
   // the closure is a translation: an arc's end frame must be its start frame, i.e. a full ring
   if (s.periodic() && s.shape == BeamShape::arc &&
@@ -1007,17 +903,7 @@ void read_noise_modes(Resolver& r, BeamConfig& s) {
     }
     if (ok && grid_ok) {
       double largest = 0.0;
-      for (long long j = 0; j < n; ++j) {
-        const double arg = static_cast<double>(m.wavenumber) * std::numbers::pi * s.s_of(j) / s.length;
-        const double f = m.profile == ModeProfile::values ? m.values[static_cast<std::size_t>(j)]
-                         : m.profile == ModeProfile::cos  ? std::cos(arg)
-                         : m.profile == ModeProfile::sin  ? std::sin(arg)
-                                                          : 1.0;
-        largest = std::max(largest, std::abs(f));
-        config::Wrench t{};
-        for (std::size_t c = 0; c < 6; ++c) t[c] = f * m.theta[c];
-        m.at_nodes.push_back(t);
-      }
+      m.at_nodes = build::mode_at_nodes(s, m, &largest);
       // sin(k pi j / J) vanishes at every vertex node when k is a multiple of J (to round-off)
       if (waves && !(largest > 1e-12))
         r.issue(p + "wavenumber", "value " + std::to_string(m.wavenumber) + ": profile \"" + profile +

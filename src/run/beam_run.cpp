@@ -12,6 +12,7 @@
 #include <optional>
 #include <variant>
 
+#include "lievi/build/beam.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/field/stepper.hpp"
 #include "lievi/io/ensemble_csv.hpp"
@@ -44,139 +45,16 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 /// is not time-symmetric, docs/theory/beam.md "The two variants").
 int method_order(const io::BeamScenario& s) { return s.variant == field::Variant::approx ? 1 : 2; }
 
-Mat6 mat6(const std::array<std::array<double, 6>, 6>& a) {
-  Mat6 M;
-  for (int i = 0; i < 6; ++i)
-    for (int k = 0; k < 6; ++k) M(i, k) = a[static_cast<std::size_t>(i)][static_cast<std::size_t>(k)];
-  return M;
-}
-
-field::Grid grid_of(const io::BeamScenario& s) { return field::Grid(s.layout, s.J, s.length, s.bc_left, s.bc_right); }
+field::Grid grid_of(const io::BeamScenario& s) { return build::grid(s); }
 
 SE3 pose_se3(const std::array<double, 7>& q) {
   const Eigen::Quaterniond Q(q[3], q[4], q[5], q[6]);
   return SE3(Mat3(Q.normalized().toRotationMatrix()), Vec3(q[0], q[1], q[2]));
 }
 
-/// The pose of a prescribed end at time t: positions linear, rotations geodesic (slerp) between the rows of
-/// the table; the last pose after it.
-SE3 pose_at(const io::PoseTable& table, double t) {
-  const auto& T = table.times;
-  if (T.size() == 1 || t >= T.back()) return pose_se3(table.poses.back());
-  if (t <= T.front()) return pose_se3(table.poses.front());
-  const auto k = static_cast<std::size_t>(std::upper_bound(T.begin(), T.end(), t) - T.begin());  // T[k-1] <= t < T[k]
-  const double w = (t - T[k - 1]) / (T[k] - T[k - 1]);
-  const auto& a = table.poses[k - 1];
-  const auto& b = table.poses[k];
-  const Eigen::Quaterniond qa(a[3], a[4], a[5], a[6]), qb(b[3], b[4], b[5], b[6]);
-  const Vec3 p = (1.0 - w) * Vec3(a[0], a[1], a[2]) + w * Vec3(b[0], b[1], b[2]);
-  return SE3(Mat3(qa.slerp(w, qb).normalized().toRotationMatrix()), p);
-}
-
-/// Length of [lo, hi] inside [a, b].
-double overlap(double lo, double hi, double a, double b) { return std::max(0.0, std::min(hi, b) - std::max(lo, a)); }
-
 template <class Ret>
 models::Beam<Ret> model_of(const io::BeamScenario& s, const field::Grid& grid) {
-  models::Beam<Ret> b;
-  const Mat6 K = mat6(s.K), P = mat6(s.P);
-  const auto n = static_cast<std::size_t>(grid.n_nodes()), m = static_cast<std::size_t>(grid.n_segments());
-  Vec6 E;
-  for (int c = 0; c < 6; ++c) E[c] = s.reference_strain[static_cast<std::size_t>(c)];
-  b.E_seg.assign(m, E);  // model.reference = "initial" replaces them by the initial strains (make())
-  if (s.segment_P.size() != m) {  // uniform (a scenario resolved without its grid)
-    b.K_node.assign(n, K);
-    b.P_seg.assign(m, P);
-  } else {
-    // per-segment K and P; the node inertia is the mean of the adjacent segments' K (equal weights ds/2; one
-    // segment at a free or clamped end; a cell-layout end node has its ghost half cell of the end segment's K)
-    b.P_seg.clear();
-    for (std::size_t e = 0; e < m; ++e) b.P_seg.push_back(mat6(s.segment_P[e]));
-    b.K_node.assign(n, Mat6::Zero());
-    for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
-      const auto l = grid.left_segment(field::NodeIndex{j}).e, r = grid.right_segment(field::NodeIndex{j}).e;
-      Mat6 Kj = Mat6::Zero();
-      int count = 0;
-      for (const auto e : {l, r})
-        if (e >= 0) Kj += mat6(s.segment_K[static_cast<std::size_t>(e)]), ++count;
-      b.K_node[static_cast<std::size_t>(j)] = count ? Mat6(Kj / count) : K;
-    }
-  }
-  b.rhoA_node.clear();
-  for (const Mat6& Kj : b.K_node) b.rhoA_node.push_back(Kj(3, 3));  // rho A = the translational inertia
-  b.gravity = Vec3(s.gravity[0], s.gravity[1], s.gravity[2]);
-  b.momentum_scale = 1e-12 * K.norm();
-  if (grid.periodic()) b.closure = SE3(Mat3::Identity(), Vec3(s.shift[0], s.shift[1], s.shift[2]));
-  b.set_damping(s.damping_angular, s.damping_linear);
-  if (s.bc_left == field::End::prescribed || s.bc_right == field::End::prescribed) {
-    const io::PoseTable left = s.left_motion, right = s.right_motion;
-    // pose_at reads the table's first and last rows: a prescribed end needs one (the scenario reader refuses an
-    // empty table; this guards a BeamScenario built in C++).
-    for (const auto& [end, key, table] : {std::tuple{s.bc_left, "bc.left_motion", &left},
-                                          std::tuple{s.bc_right, "bc.right_motion", &right}}) {
-      const bool prescribed = end == field::End::prescribed;
-      if (prescribed && (table->times.empty() || table->poses.size() != table->times.size()))
-        throw invalid_argument("", key, "a prescribed end needs a pose table with at least one row (times and poses of equal length)");
-    }
-    b.prescribed_pose = [left, right](std::ptrdiff_t j, double t) { return pose_at(j == 0 ? left : right, t); };
-  }
-  // One lumped wrench table per node: point loads at their node; a distributed load's density times the
-  // length of the node's cell inside its s_range. The cell is [s_j - ds/2, s_j + ds/2], clipped to [0, S]
-  // (so a vertex end node's cell is its half cell, of length w_j); periodic: the cell of node 0 reaches below
-  // s = 0, i.e. to the end of the period.
-  struct Lumped {
-    std::size_t load;  ///< index into `factors`
-    bool body;
-    Vec6 wrench;
-  };
-  // the factor tables once per load; per node the list of its lumped wrenches (a node's load call touches
-  // only its own entries)
-  std::vector<std::function<double(double)>> factors;
-  std::vector<std::vector<Lumped>> by_node(static_cast<std::size_t>(grid.n_nodes()));
-  bool any = false;
-  for (const auto& l : s.loads) {
-    Vec6 w;
-    for (int c = 0; c < 6; ++c) w[c] = l.wrench[static_cast<std::size_t>(c)];
-    by_node[static_cast<std::size_t>(l.node)].push_back({factors.size(), l.frame == config::LoadFrame::body, w});
-    factors.emplace_back([l](double t) { return l.factor(t); });
-    any = true;
-  }
-  for (const auto& d : s.distributed_loads) {
-    for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
-      const double sj = grid.s(field::NodeIndex{j}), hw = 0.5 * grid.ds();
-      double len = 0.0;
-      if (grid.periodic())
-        len = overlap(sj - hw, sj + hw, d.s_from, d.s_to) + overlap(sj - hw + s.length, sj + hw + s.length, d.s_from, d.s_to);
-      else
-        len = overlap(std::max(sj - hw, 0.0), std::min(sj + hw, s.length), d.s_from, d.s_to);
-      if (len <= 0.0) continue;
-      Vec6 w;
-      for (int c = 0; c < 6; ++c) w[c] = len * d.wrench[static_cast<std::size_t>(c)];
-      by_node[static_cast<std::size_t>(j)].push_back({factors.size(), d.frame == config::LoadFrame::body, w});
-      any = true;
-    }
-    factors.emplace_back([d](double t) { return d.factor(t); });
-  }
-  if (any) {
-    // the nodes with a wrench: point_load is called there only, and the batched node sweep solves the others
-    for (std::size_t j = 0; j < by_node.size(); ++j)
-      if (!by_node[j].empty()) b.point_load_nodes.push_back(static_cast<std::ptrdiff_t>(j));
-    b.point_load = [factors, by_node](std::ptrdiff_t j, const SE3& g, double t) {
-      Vec6 f = Vec6::Zero();
-      for (const auto& l : by_node[static_cast<std::size_t>(j)]) {
-        const double c = factors[l.load](t);
-        if (c == 0.0) continue;
-        if (l.body) {
-          f += c * l.wrench;
-        } else {  // dead: spatial directions, torque about the node
-          f.head<3>() += c * (g.rotation().transpose() * l.wrench.template head<3>());
-          f.tail<3>() += c * (g.rotation().transpose() * l.wrench.template tail<3>());
-        }
-      }
-      return f;
-    };
-  }
-  return b;
+  return build::model<Ret>(s, grid);
 }
 
 /// Type-I (noise in the kinematics) or Type-II with the potential Phi = <mu, Theta> (the same scheme,
@@ -196,23 +74,9 @@ Stepper<Ret, Noise> make(const io::BeamScenario& s) {
   o.start = s.start;
   o.lie_tol = s.newton_tol;
   o.newton_maxit = static_cast<int>(s.newton_maxit);
-  const field::NoiseMode mode = s.noise_mode;
   Vec6 theta;
   for (int c = 0; c < 6; ++c) theta[c] = s.theta[static_cast<std::size_t>(c)];
-  const noise::WienerIncrements inc(noise::StreamKey{s.seed, s.path}, s.base_dt > 0 ? s.base_dt : s.dt, s.refine_log2,
-                                    s.truncate);
-  // modes: Theta_k(s_j) per mode and node (stream mode k = the table's index)
-  std::vector<std::vector<Vec6>> modes;
-  if (mode == field::NoiseMode::modes)
-    for (const auto& m : s.noise_modes) {
-      std::vector<Vec6>& at = modes.emplace_back();
-      for (const auto& t : m.at_nodes) {
-        Vec6 v;
-        for (int c = 0; c < 6; ++c) v[c] = t[static_cast<std::size_t>(c)];
-        at.push_back(v);
-      }
-    }
-  const field::NoiseField<Vec6> nf(grid, mode, theta, std::move(modes), inc);
+  const field::NoiseField<Vec6> nf = build::noise_field(s, grid);
   Noise policy{};
   if constexpr (Noise::is_type_ii) policy.phi.theta = theta;
   Stepper<Ret, Noise> st(model_of<Ret>(s, grid), grid, o, nf, policy);
