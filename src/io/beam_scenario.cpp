@@ -1414,7 +1414,6 @@ const detail::KeyTable<BeamConfig>& table() {
         c.fields_every = m * c.every;
       }
     };
-    fields_every.check = nullptr;  // derived when not given
     k.push_back(fields_every);
     k.push_back(detail::boolean_key<C>("output.vtk", &C::vtk).doc("write beam.pvd and a .vtp polyline per snapshot"));
     k.push_back(detail::boolean_key<C>("output.fields_csv", &C::fields_csv)

@@ -519,7 +519,6 @@ const detail::KeyTable<WaveConfig>& table() {
         c.fields_every = m * c.every;
       }
     };
-    fields_every.check = nullptr;  // derived when not given
     k.push_back(fields_every);
     k.push_back(detail::boolean_key<C>("output.fields_csv", &C::fields_csv)
                     .doc("also write the final snapshot as final_fields.csv"));
