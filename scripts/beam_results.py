@@ -144,8 +144,8 @@ def main():
         for k in jobs))
 
     # ---------------------------------------------------------------- 1. bending beam
-    say("\n== 1. Bending beam (Table 1, §8.2): vertex J = 20, free-free, prestressed arc released from rest, T = 2; "
-        "series at every step")
+    say("\n== 1. Bending beam (Table 1; docs/theory/beam.md \"Examples and linear checks\"): vertex J = 20, "
+        "free-free, prestressed arc released from rest, T = 2; series at every step")
     B = [("1e-4", "bend1e-4"), ("5e-5", "bend5e-5"), ("2.5e-5", "bend2.5e-5")]
     say(f"  {'dt':>7s} {'E_c(0)':>12s} {'E_d max-min':>12s} {'order':>6s} {'E_c max-min':>12s} {'order':>6s} "
         f"{'E_c(T)-E_c(0)':>14s} {'mom. drift':>10s} {'max orth_err':>12s} {'newton mean':>11s}")
@@ -224,7 +224,8 @@ def main():
     plt.close(fig)
 
     # ---------------------------------------------------------------- 2. flying spaghetti
-    say("\n== 2. Flying spaghetti (§8.3): vertex J = 20, dt = 1e-3, dead hat wrench at node 0 until t = 5, T = 15")
+    say("\n== 2. Flying spaghetti (docs/theory/beam.md \"Examples and linear checks\"): vertex J = 20, dt = 1e-3, "
+        "dead hat wrench at node 0 until t = 5, T = 15")
     S = res["spaghetti"]["series"]
     t = S["t"]
     after = t >= 5.0 - 1e-12
@@ -237,7 +238,7 @@ def main():
         f"(relative to the largest component {Jmax:.1f}: {mom_drift(S, after) / Jmax:.1e})")
     Ec = S["E_c"][after]
     say(f"  energy after the load: E_c(5) = {Ec[0]:.6f}, E_c(15) = {Ec[-1]:.6f}, mean {Ec.mean():.6f}, "
-        f"max-min {fluct(Ec):.3e} (spec: 871.52); E_d max-min over [5, 15] {fluct(S['E_d'][after]):.3e}")
+        f"max-min {fluct(Ec):.3e} (prototype: 871.52); E_d max-min over [5, 15] {fluct(S['E_d'][after]):.3e}")
     say(f"  end positions at T = {t[-1]:g}: node 0 ({S['end0_x'][-1]:.4f}, {S['end0_y'][-1]:.4f}, {S['end0_z'][-1]:.4f}), "
         f"node 20 ({S['endL_x'][-1]:.4f}, {S['endL_y'][-1]:.4f}, {S['endL_z'][-1]:.4f})")
     say(f"  max orth_err {S['orth_err'].max():.2e}, newton mean {res['spaghetti']['summary']['diagnostics']['newton_mean']:.3f}")
@@ -265,7 +266,7 @@ def main():
         a.set_aspect("equal", adjustable="datalim")
         a.set_title(f"{u}–{v} projection")
     aE.plot(t, S["E_c"], lw=0.9, color="C0", label="$E_c$ (left)")
-    aE.axhline(871.52, color="C0", ls=":", lw=0.8, label="871.52 J (spec)")
+    aE.axhline(871.52, color="C0", ls=":", lw=0.8, label="871.52 J (prototype)")
     aE.set_ylabel("J")
     aM = aE.twinx()
     aM.plot(t, S["Jlin_x"], lw=0.9, color="C1", label="$J_{lin,x}$ (right)")

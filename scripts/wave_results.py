@@ -32,7 +32,7 @@ IMG = ROOT / "docs" / "results" / "img"
 NUMBERS = ROOT / "docs" / "results" / "wave_numbers.txt"
 
 THETAS = ["5e-4", "1e-3", "5e-3", "1e-2"]
-SPEC_EC = {"1e-3": 1.22e-5, "1e-4": 1.22e-7, "1e-5": 1.22e-9, "1e-6": 1.23e-11}  # §9.2
+PROTO_EC = {"1e-3": 1.22e-5, "1e-4": 1.22e-7, "1e-5": 1.22e-9, "1e-6": 1.23e-11}  # the prototype's E_c max-min
 PAPER = {"1e-4": "O(1e-3)", "1e-5": "O(1e-4)", "1e-6": "O(1e-5)"}  # §8.1
 N_PATHS = 100        # independent-noise ensemble
 T_IND = 20.0         # its final time (the paper's T; ~70 s on 2 cores)
@@ -165,7 +165,7 @@ def main():
     table = [("1e-3", "dt1e-3", 20), ("1e-4", "det", 20), ("1e-5", "dt1e-5", 20), ("1e-6", "dt1e-6", 20),
              ("1e-6", "dt1e-6_T2", 2)]
     say(f"  {'dt':>5s} {'T':>3s} {'E_d max-min':>12s} {'7.75 dt':>9s} {'/(pi^3/4 dt)':>12s} {'E_c max-min':>12s} "
-        f"{'spec':>9s} {'/(pi^4/8 dt^2)':>14s} {'E_c drift':>10s} {'paper':>8s}  run s")
+        f"{'prototype':>9s} {'/(pi^4/8 dt^2)':>14s} {'E_c drift':>10s} {'paper':>8s}  run s")
     fl = {}
     for dts, k, T in table:
         S = ser.get(k) or read_csv(res[k]["dir"] / "series.csv")
@@ -173,7 +173,7 @@ def main():
         fd, fc = fluct(S["E_d"]), fluct(S["E_c"])
         fl[(dts, T)] = (fd, fc)
         say(f"  {dts:>5s} {T:3d} {fd:12.4e} {7.75 * dt:9.2e} {fd / (math.pi ** 3 / 4 * dt):12.6f} {fc:12.4e} "
-            f"{SPEC_EC[dts]:9.2e} {fc / (math.pi ** 4 / 8 * dt ** 2):14.5f} {S['E_c'][-1] - S['E_c'][0]:10.2e} "
+            f"{PROTO_EC[dts]:9.2e} {fc / (math.pi ** 4 / 8 * dt ** 2):14.5f} {S['E_c'][-1] - S['E_c'][0]:10.2e} "
             f"{PAPER.get(dts, '-'):>8s}  {res[k]['wall']:.1f}")
     dts = [1e-3, 1e-4, 1e-5, 1e-6]
     fd = [fl[(d, 20)][0] for d in ["1e-3", "1e-4", "1e-5", "1e-6"]]
@@ -184,8 +184,8 @@ def main():
     a.loglog(dts, fd, "o-", label="$E_d$ max−min (lievi)")
     a.loglog(dts, fc, "s-", label="$E_c$ max−min (lievi)")
     d = np.array(dts)
-    a.loglog(d, 7.75 * d, "k:", label="spec: 7.75 Δt")
-    a.loglog(d, [SPEC_EC[x] for x in ["1e-3", "1e-4", "1e-5", "1e-6"]], "kx", ms=9, label="spec §9.2: $E_c$")
+    a.loglog(d, 7.75 * d, "k:", label="(π³/4) Δt = 7.75 Δt")
+    a.loglog(d, [PROTO_EC[x] for x in ["1e-3", "1e-4", "1e-5", "1e-6"]], "kx", ms=9, label="prototype: $E_c$")
     a.loglog([1e-4, 1e-5, 1e-6], [1e-3, 1e-4, 1e-5], "r^", ms=8, mfc="none", label="paper: O(1e-3, 1e-4, 1e-5)")
     a.set_xlabel("Δt")
     a.set_ylabel("max − min over T = 20")

@@ -1550,11 +1550,7 @@ std::vector<InputIssue> beam_problems(const BeamConfig& c) {
       if (auto p = detail::count_problem(c.noise_modes[k].at_nodes.size(), n, "Theta_k(s_j) at every node, " + nodes))
         add("noise.modes[" + std::to_string(k) + "].at_nodes", *p);
   }
-  for (const long long j : c.probes)
-    if (j < 0 || j >= n) {
-      add("output.probes", "has node " + std::to_string(j) + " outside [0, " + std::to_string(n) + "); " + nodes);
-      break;
-    }
+  if (auto p = detail::probes_problem(c.probes, n, nodes)) add("output.probes", *p);
   return out;
 }
 

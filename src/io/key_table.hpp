@@ -350,6 +350,14 @@ inline std::optional<std::string> count_problem(std::size_t have, long long expe
   return "has " + std::to_string(have) + " entries; expected " + std::to_string(expected) + " (" + what + ")";
 }
 
+/// The problem of output.probes of a configuration (the first node outside [0, n)), or nullopt.
+inline std::optional<std::string> probes_problem(const std::vector<long long>& probes, long long n,
+                                                 const std::string& nodes) {
+  for (const long long j : probes)
+    if (j < 0 || j >= n) return "has node " + std::to_string(j) + " outside [0, " + std::to_string(n) + "); " + nodes;
+  return std::nullopt;
+}
+
 /// Whether an issue was recorded on one of `keys` since the reading began.
 inline bool has_issue(Resolver& r, std::initializer_list<const char*> keys) {
   for (const auto& i : r.issues())

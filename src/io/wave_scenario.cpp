@@ -581,11 +581,7 @@ std::vector<InputIssue> wave_problems(const WaveConfig& c) {
       if (auto p = detail::count_problem(c.modes[k].size(), n, "Theta_k(s_j) at every node, " + nodes))
         add("noise.modes[" + std::to_string(k) + "]", *p);
   }
-  for (const long long j : c.probes)
-    if (j < 0 || j >= n) {
-      add("output.probes", "has node " + std::to_string(j) + " outside [0, " + std::to_string(n) + "); " + nodes);
-      break;
-    }
+  if (auto p = detail::probes_problem(c.probes, n, nodes)) add("output.probes", *p);
   return out;
 }
 
