@@ -10,8 +10,8 @@
 
 #include "lievi/core/error.hpp"
 #include "lievi/io/output_dir.hpp"
-#include "lievi/io/series_csv.hpp"
-#include "lievi/io/summary.hpp"
+#include "lievi/run/rigid_body_series.hpp"
+#include "lievi/run/rigid_body_summary.hpp"
 #include "lievi/run/diagnostics.hpp"
 #include "lievi/run/health.hpp"
 #include "lievi/run/plots.hpp"
@@ -186,7 +186,7 @@ RunResult run_rigid_body(const io::RigidBodyScenario& s, const std::filesystem::
   io::OutputDir dir(out_dir, options.force);
   RunResult r;
   {
-    io::SeriesCsvWriter csv(dir.tmp() / "series.csv");
+    run::SeriesCsvWriter csv(dir.tmp() / "series.csv");
     RigidBodyDiagnostics diag;
     RigidBodyObserver* observers[] = {&csv, &diag};
     r = integrate_rigid_body(s, p, observers, options.progress);
@@ -203,7 +203,7 @@ RunResult run_rigid_body(const io::RigidBodyScenario& s, const std::filesystem::
   }
   r.out_dir = dir.dir();
   r.total_s = seconds(Clock::now() - t0);
-  io::write_rigid_body_summary(dir.tmp() / "summary.json", s, r);
+  run::write_rigid_body_summary(dir.tmp() / "summary.json", s, r);
   dir.commit();
   return r;
 }

@@ -18,7 +18,7 @@
 #include "lievi/integrators/rigid_body_stepper.hpp"
 #include "support/cli_process.hpp"
 #include "lievi/io/scenario.hpp"
-#include "lievi/io/series_csv.hpp"
+#include "lievi/run/rigid_body_series.hpp"
 #include "lievi/run/rigid_body_run.hpp"
 
 namespace fs = std::filesystem;
@@ -91,10 +91,10 @@ Table read_csv(const fs::path& p) {
 /// The rows an in-process run through the C++ API produces (same function as the writer's row).
 struct RowRecorder final : lievi::run::RigidBodyObserver {
   lievi::models::RigidBody model;
-  std::vector<lievi::io::RigidBodyRow> rows;
+  std::vector<lievi::run::RigidBodyRow> rows;
   void begin(const lievi::models::RigidBody& m, const lievi::models::RigidBodyState&) override { model = m; }
   void output(long long, double t, const lievi::models::RigidBodyState& x) override {
-    rows.push_back(lievi::io::rigid_body_row(model, t, x));
+    rows.push_back(lievi::run::rigid_body_row(model, t, x));
   }
 };
 

@@ -13,7 +13,7 @@
 #include "lievi/core/error.hpp"
 #include "lievi/io/output_dir.hpp"
 #include "lievi/io/scenario.hpp"
-#include "lievi/io/series_csv.hpp"
+#include "lievi/run/rigid_body_series.hpp"
 #include "lievi/run/diagnostics.hpp"
 #include "lievi/run/rigid_body_run.hpp"
 
@@ -116,7 +116,7 @@ TEST(SeriesRow, QuaternionIsHamiltonBodyToSpatialWithNonNegativeW) {
     RigidBodyState x;
     x.M = Vec3(0.1, 0.2, 0.3);
     x.R = rotation(n, t);
-    const auto row = lievi::io::rigid_body_row(body, 1.5, x);
+    const auto row = lievi::run::rigid_body_row(body, 1.5, x);
     double w = std::cos(t / 2);
     Vec3 v = std::sin(t / 2) * n;
     if (w < 0) w = -w, v = -v;  // q and -q are the same rotation; the file uses qw >= 0
@@ -145,7 +145,7 @@ TEST(SeriesCsv, TextReadsBackBitwise) {
     xs[i].R = rotation(Vec3(0.6, 0.0, 0.8), 0.37 * i);
   }
   {
-    lievi::io::SeriesCsvWriter w(d / "series.csv");
+    lievi::run::SeriesCsvWriter w(d / "series.csv");
     w.begin(body, xs[0]);
     for (std::size_t i = 0; i < xs.size(); ++i) w.output(i, 0.1 * i, xs[i]);
     w.close();
@@ -153,10 +153,10 @@ TEST(SeriesCsv, TextReadsBackBitwise) {
   std::ifstream in(d / "series.csv");
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, lievi::io::rigid_body_series_header);
+  EXPECT_EQ(line, lievi::run::rigid_body_series_header);
   for (std::size_t i = 0; i < xs.size(); ++i) {
     ASSERT_TRUE(std::getline(in, line));
-    const auto want = lievi::io::rigid_body_row(body, 0.1 * i, xs[i]);
+    const auto want = lievi::run::rigid_body_row(body, 0.1 * i, xs[i]);
     std::stringstream ss(line);
     std::string cell;
     for (int c = 0; c < 10; ++c) {

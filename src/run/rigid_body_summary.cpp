@@ -1,27 +1,27 @@
-/// @file src/io/summary.cpp
+/// @file src/run/rigid_body_summary.cpp
 /// @brief summary.json of a rigid-body run (nlohmann_json; fields as docs/outputs.md lists them).
-#include "lievi/io/summary.hpp"
+#include "lievi/run/rigid_body_summary.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "lievi/io/series_csv.hpp"
+#include "lievi/run/rigid_body_series.hpp"
 #include "lievi/version.hpp"
 
-namespace lievi::io {
+namespace lievi::run {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-json to_json(const ScenarioValue& v) {
+json to_json(const io::ScenarioValue& v) {
   return std::visit([](const auto& x) { return json(x); }, v);
 }
 
 /// The resolved scenario as nested objects: {"model": {...}, "initial": {...}, ...}.
-json scenario_json(const RigidBodyScenario& s) {
+json scenario_json(const io::RigidBodyScenario& s) {
   json j = json::object();
-  for (const auto& e : resolved_entries(s)) {
+  for (const auto& e : io::resolved_entries(s)) {
     const auto dot = e.key.find('.');
     j[e.key.substr(0, dot)][e.key.substr(dot + 1)] = to_json(e.value);
   }
@@ -34,7 +34,7 @@ json vec(const models::Vec3& x) {
 
 }  // namespace
 
-std::string rigid_body_summary_json(const RigidBodyScenario& s, const run::RunResult& r) {
+std::string rigid_body_summary_json(const io::RigidBodyScenario& s, const RunResult& r) {
   json j;
   j["status"] = r.complete ? "complete" : "failed";
   if (r.failure) {
@@ -75,12 +75,12 @@ std::string rigid_body_summary_json(const RigidBodyScenario& s, const run::RunRe
   return j.dump(2) + "\n";
 }
 
-void write_rigid_body_summary(const std::filesystem::path& path, const RigidBodyScenario& s,
-                              const run::RunResult& r) {
+void write_rigid_body_summary(const std::filesystem::path& path, const io::RigidBodyScenario& s,
+                              const RunResult& r) {
   std::ofstream out(path, std::ios::binary);
   out << rigid_body_summary_json(s, r);
   out.close();
   if (!out) throw std::runtime_error("writing " + path.string() + " failed");
 }
 
-}  // namespace lievi::io
+}  // namespace lievi::run

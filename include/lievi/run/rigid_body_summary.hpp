@@ -1,5 +1,5 @@
 #pragma once
-/// @file lievi/io/summary.hpp
+/// @file lievi/run/rigid_body_summary.hpp
 /// @brief `summary.json` of a rigid-body run (docs/outputs.md): status, failure, resolved scenario, method,
 /// steps, n_nodes, timing, final state, diagnostics, Newton statistics, notes, version.
 #include <filesystem>
@@ -8,14 +8,14 @@
 #include "lievi/io/scenario.hpp"
 #include "lievi/run/result.hpp"
 
-namespace lievi::io {
+namespace lievi::run {
 
 /// The summary as JSON text (pretty-printed, 2 spaces; doubles round-trip; non-finite numbers become null).
-[[nodiscard]] std::string rigid_body_summary_json(const RigidBodyScenario& scenario,
-                                                  const run::RunResult& result);
+[[nodiscard]] std::string rigid_body_summary_json(const io::RigidBodyScenario& scenario,
+                                                  const RunResult& result);
 
 /// Write rigid_body_summary_json to `path`; throws std::runtime_error on an I/O error.
-void write_rigid_body_summary(const std::filesystem::path& path, const RigidBodyScenario& scenario,
-                              const run::RunResult& result);
+void write_rigid_body_summary(const std::filesystem::path& path, const io::RigidBodyScenario& scenario,
+                              const RunResult& result);
 
-}  // namespace lievi::io
+}  // namespace lievi::run

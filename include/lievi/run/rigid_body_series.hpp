@@ -1,5 +1,5 @@
 #pragma once
-/// @file lievi/io/series_csv.hpp
+/// @file lievi/run/rigid_body_series.hpp
 /// @brief `series.csv` of a rigid-body run: `t,M1,M2,M3,energy,casimir,qw,qx,qy,qz` (docs/outputs.md).
 ///
 /// Numbers are written with the shortest decimal text that reads back to the same double (std::to_chars),
@@ -12,7 +12,7 @@
 
 #include "lievi/run/observer.hpp"
 
-namespace lievi::io {
+namespace lievi::run {
 
 /// Header line of the rigid-body series (without newline).
 inline constexpr const char* rigid_body_series_header = "t,M1,M2,M3,energy,casimir,qw,qx,qy,qz";
@@ -26,7 +26,7 @@ struct RigidBodyRow {
                                           const models::RigidBodyState& x);
 
 /// Observer writing series.csv at output times.
-class SeriesCsvWriter final : public run::RigidBodyObserver {
+class SeriesCsvWriter final : public RigidBodyObserver {
  public:
   /// Opens `path` for writing (throws std::runtime_error on failure) and writes the header.
   explicit SeriesCsvWriter(const std::filesystem::path& path);
@@ -48,4 +48,4 @@ class SeriesCsvWriter final : public run::RigidBodyObserver {
   static constexpr std::size_t kFlushBytes = 1 << 20;
 };
 
-}  // namespace lievi::io
+}  // namespace lievi::run

@@ -1,6 +1,6 @@
-/// @file src/io/series_csv.cpp
+/// @file src/run/rigid_body_series.cpp
 /// @brief series.csv writer for the rigid body (round-trip decimal text via std::to_chars).
-#include "lievi/io/series_csv.hpp"
+#include "lievi/run/rigid_body_series.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -9,7 +9,7 @@
 
 #include "lievi/lie/so3.hpp"
 
-namespace lievi::io {
+namespace lievi::run {
 
 RigidBodyRow rigid_body_row(const models::RigidBody& model, double t, const models::RigidBodyState& x) {
   const Eigen::Quaterniond q = lie::SO3(x.R).quaternion();  // Hamilton, body to spatial, normalised, qw >= 0
@@ -61,4 +61,4 @@ void SeriesCsvWriter::close() {
   if (failed_) throw std::runtime_error("writing series.csv failed");
 }
 
-}  // namespace lievi::io
+}  // namespace lievi::run
