@@ -73,9 +73,9 @@ MemoryEstimate estimate_memory(const config::BeamConfig& s, long long paths) {
   e.what = count_text(nodes) + " nodes x " + bytes_text(per_node) + " (state, workspaces, scenario arrays" +
            (modes > 0 ? ", " + count_text(modes) + " noise modes" : std::string()) +
            (T > 1 ? ", " + count_text(T) + " paths at once" : std::string()) + ")";
-  if (paths > 1) {  // mean and variance of every series cell, and one path's table read back
+  if (paths > 1) {  // mean and variance of every series cell, and the series of the paths running at once
     const double cols = 20.0 + 3.0 * static_cast<double>(s.probes.size()), rows = rows_of(s.steps, s.every);
-    const double stats = rows * (3.0 * 8.0 * cols + kRowOverhead);
+    const double stats = rows * ((2.0 + T) * 8.0 * cols + T * kRowOverhead);
     e.bytes += stats;
     e.what += " + series statistics " + count_text(rows) + " rows x " + count_text(cols) + " columns";
     if (stats > nodes * per_node) e.key = "output.every";

@@ -201,13 +201,20 @@ std::vector<std::string> beam_series_columns(const io::BeamScenario& s) {
 
 fs::path default_output_dir(const io::BeamScenario& s) { return fs::path("runs") / s.name; }
 
-WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options) {
+namespace {
+
+/// One path: into the output folder `out_dir`, or, with `rows` given (the paths of an ensemble), without
+/// any file, the series rows kept in `rows` (the numbers series.csv would hold).
+WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options,
+                        std::vector<std::vector<double>>* rows) {
   const auto t0 = Clock::now();
   check_beam(s);
   const bool exp = s.retraction == config::Retraction::exp, type_ii = s.method == config::FieldMethod::type_ii;
   AnyStepper any = type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s)))
                            : (exp ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s)));
-  io::OutputDir dir(out_dir, options.force);
+  std::optional<io::OutputDir> dir;
+  if (!rows) dir.emplace(out_dir, options.force);
+  const auto tmp = [&] { return dir->tmp(); };
   WaveRunResult r;
   r.cfl_dt = beam_stable_dt(s);
   r.notes = io::ignored_key_notes(s);
@@ -251,13 +258,14 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
       [&](auto& st) {
         const auto& grid = st.grid();
         const std::ptrdiff_t n_nodes = grid.n_nodes();
-        io::TableCsvWriter csv(dir.tmp() / "series.csv", beam_series_columns(s));
+        std::optional<io::TableCsvWriter> csv;
+        if (!rows) csv.emplace(tmp() / "series.csv", beam_series_columns(s));
         std::optional<io::FieldsH5Writer> h5;
-        if (s.fields) {
+        if (s.fields && !rows) {
           std::vector<double> pos;
           for (long long j = 0; j < n_nodes; ++j) pos.push_back(s.s_of(j));
           const std::size_t nn = static_cast<std::size_t>(n_nodes), ns = static_cast<std::size_t>(grid.n_segments());
-          h5.emplace(dir.tmp() / "fields.h5", pos,
+          h5.emplace(tmp() / "fields.h5", pos,
                      std::vector<io::FieldSpec>{
                          {"R", {nn, 3, 3}, {}, "director frames R_j^n (columns d1, d2, d3; body to spatial)"},
                          {"p", {nn, 3}, {}, "centre line p_j^n"},
@@ -274,7 +282,7 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
         const auto tb = Clock::now();
         for (long long n = 0; n <= s.steps; ++n) {
           const bool out = n % s.every == 0 || n == s.steps;
-          const bool snap = (s.fields || s.vtk) && (n % s.fields_every == 0 || n == s.steps);
+          const bool snap = !rows && (s.fields || s.vtk) && (n % s.fields_every == 0 || n == s.steps);
           Level L;
           row.clear();
           if (out || snap) L = level_of(st);
@@ -353,7 +361,8 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
               r.steps = n > 0 ? n - 1 : 0;
               failed = level_bad = true;
             } else {
-              csv.row(row);
+              if (csv) csv->row(row);
+              if (rows) rows->push_back(row);
               ++r.rows;
               if (std::isfinite(row[2])) c_min = std::min(c_min, row[2]), c_max = std::max(c_max, row[2]);
             }
@@ -374,7 +383,7 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
               for (int c = 0; c < 3; ++c)
                 for (int r3 = 0; r3 < 3; ++r3) d[c].push_back(sn.R[static_cast<std::size_t>(j * 9 + r3 * 3 + c)]);
             const std::string name = "beam_" + std::to_string(k_vtk++) + ".vtp";
-            io::write_vtp_polyline(dir.tmp() / name, sn.p, {{"d1", 3, d[0]}, {"d2", 3, d[1]}, {"d3", 3, d[2]}});
+            io::write_vtp_polyline(tmp() / name, sn.p, {{"d1", 3, d[0]}, {"d2", 3, d[1]}, {"d3", 3, d[2]}});
             pvd.emplace_back(s.time_at(n), name);
           }
           if (failed) break;
@@ -394,10 +403,10 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
                                                            (static_cast<double>(r.steps) * static_cast<double>(n_nodes))
                                                      : 0.0}});
         if (conserved) r.diagnostics.push_back({"momentum_max_drift", J_drift});
-        csv.close();
+        if (csv) csv->close();
         if (h5) h5->close();
-        if (s.fields_csv) {  // the last good state: s, position, Hamilton quaternion (qw >= 0)
-          io::TableCsvWriter f(dir.tmp() / "final_fields.csv", {"s", "x", "y", "z", "qw", "qx", "qy", "qz"});
+        if (s.fields_csv && !rows) {  // the last good state: s, position, Hamilton quaternion (qw >= 0)
+          io::TableCsvWriter f(tmp() / "final_fields.csv", {"s", "x", "y", "z", "qw", "qx", "qy", "qz"});
           for (std::ptrdiff_t j = 0; j < n_nodes; ++j) {
             const SE3& g = st.g()[{j}];
             const Eigen::Quaterniond q = lie::SO3(g.rotation()).quaternion();
@@ -409,9 +418,13 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
         }
       },
       any);
-  if (s.vtk) io::write_pvd(dir.tmp() / "beam.pvd", pvd);
   r.integrate_s = integrate_s;
-  make_field_plots(dir.tmp(), s.plots, "lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT", s.name, r.notes,
+  if (rows) {
+    r.total_s = seconds(Clock::now() - t0);
+    return r;
+  }
+  if (s.vtk) io::write_pvd(tmp() / "beam.pvd", pvd);
+  make_field_plots(tmp(), s.plots, "lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT", s.name, r.notes,
                    s.animation && s.fields ? std::vector<std::string>{"--animation"} : std::vector<std::string>{});
   r.out_dir = out_dir;
   r.total_s = seconds(Clock::now() - t0);
@@ -421,9 +434,15 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
                  {"order", method_order(s)},
                  {"retraction", config::id(s.retraction)}};
   j["stable_dt_bound"] = r.cfl_dt;
-  detail::write_json(dir.tmp() / "summary.json", j);
-  dir.commit();
+  detail::write_json(tmp() / "summary.json", j);
+  dir->commit();
   return r;
+}
+
+}  // namespace
+
+WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options) {
+  return beam_path(s, out_dir, options, nullptr);
 }
 
 WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, const fs::path& out_dir,
@@ -437,15 +456,15 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
   WaveRunResult total;
   total.complete = true;
   total.cfl_dt = beam_stable_dt(s);
-  const fs::path work = dir.tmp() / "paths.tmp";
   double integrate_s = 0;
-  // Paths in batches across threads, each a single run into its own folder (inner loops serial: nested
-  // parallelism is off); the batch is added to the statistics in path order.
+  // Paths in batches across threads, each the single run of its path with the series kept in memory (inner
+  // loops serial: nested parallelism is off); the batch is added to the statistics in path order.
   const long long batch = std::max(1, omp_get_max_threads());
   PathProgress progress(paths, options.progress == Progress::automatic);
   for (long long p0 = 0; p0 < paths && total.complete; p0 += batch) {
     const long long nb = std::min(batch, paths - p0);
     std::vector<WaveRunResult> res(static_cast<std::size_t>(nb));
+    std::vector<std::vector<std::vector<double>>> series(static_cast<std::size_t>(nb));
     std::vector<std::string> error(static_cast<std::size_t>(nb));
 #pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(nb))
     for (long long b = 0; b < nb; ++b) {
@@ -456,7 +475,7 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
       o.force = true;
       o.progress = Progress::never;
       try {
-        res[static_cast<std::size_t>(b)] = run_beam(sk, work / ("path" + std::to_string(sk.path)), o);
+        res[static_cast<std::size_t>(b)] = beam_path(sk, {}, o, &series[static_cast<std::size_t>(b)]);
       } catch (const std::exception& e) {
         error[static_cast<std::size_t>(b)] = e.what();
       }
@@ -475,9 +494,12 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
         total.t_final = rb.t_final;
         break;
       }
-      const fs::path series = work / ("path" + std::to_string(k)) / "series.csv";
-      stats.add_path(io::read_csv_table(series).rows);
-      if (s.per_path) fs::copy_file(series, dir.tmp() / ("series_path" + std::to_string(k) + ".csv"));
+      if (s.per_path) {
+        io::TableCsvWriter w(dir.tmp() / ("series_path" + std::to_string(k) + ".csv"), columns);
+        for (const auto& row : series[i]) w.row(row);
+        w.close();
+      }
+      stats.add_path(std::move(series[i]));
       total.steps = rb.steps, total.rows = rb.rows, total.t_final = rb.t_final;
       total.newton_max = std::max(total.newton_max, rb.newton_max);
       if (p0 + b == 0)  // the scenario's notes (ignored keys, large increments), not the per-path output switches
@@ -486,7 +508,6 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
     }
   }
   progress.finish();
-  fs::remove_all(work);
   if (stats.paths() > 0) stats.write(dir.tmp() / "series_mean.csv", dir.tmp() / "series_std.csv");
   total.paths = static_cast<long long>(stats.paths());
   total.integrate_s = integrate_s;
