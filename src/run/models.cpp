@@ -31,17 +31,10 @@ std::string format(const char* f, ...) {
   return out;
 }
 
-/// The outcome fields every result has.
-template <class R>
-RunOutcome outcome_of(const R& r) {
+/// The report of a model's result.
+RunOutcome outcome_of(const RunReport& r) {
   RunOutcome o;
-  o.complete = r.complete;
-  o.failure = r.failure;
-  o.steps = r.steps;
-  o.t_final = r.t_final;
-  o.total_s = r.total_s;
-  o.out_dir = r.out_dir;
-  o.notes = r.notes;
+  static_cast<RunReport&>(o) = r;
   return o;
 }
 

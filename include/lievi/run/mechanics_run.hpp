@@ -28,20 +28,11 @@
 namespace lievi::run {
 
 /// What a lagrangian run reports (summary.json is this struct written out).
-struct MechanicsRunResult {
-  bool complete = false;
-  std::optional<RunFailure> failure;
-  long long steps = 0;  ///< steps taken successfully
-  long long rows = 0;   ///< series rows written
-  double t_final = 0.0;
+struct MechanicsRunResult : RunReport {
   std::vector<double> q_final, v_final, p_final;
   double energy_initial = 0.0, energy_final = 0.0;
-  double integrate_s = 0.0, total_s = 0.0;
   NewtonStats newton;
   std::vector<double> q_start, qdot_start;  ///< the start actually used (after the constraint projection)
-  std::vector<std::pair<std::string, double>> diagnostics;
-  std::vector<std::string> notes;
-  std::filesystem::path out_dir;
 };
 
 /// The series columns: t, q1..qn, v1..vn, p1..pn, energy, energy_error, [momentum], [constraint], newton.

@@ -15,16 +15,9 @@
 
 namespace lievi::run {
 
-/// What every run reports, whatever the model (the model's own result has more: final state, energies).
-struct RunOutcome {
-  bool complete = false;
-  std::optional<RunFailure> failure;  ///< set when !complete
-  long long steps = 0;                ///< steps taken
-  double t_final = 0.0;               ///< time of the last good state
-  double total_s = 0.0;               ///< wall time of the whole run
-  std::filesystem::path out_dir;
-  std::vector<std::string> notes;
-  /// What ran, for the summary line: "20 steps of ddb (cayley)", "... on 101 nodes, 3 paths".
+/// A run's report (RunReport) and what the summary line says of it.
+struct RunOutcome : RunReport {
+  /// What ran: "20 steps of ddb (cayley)", "... on 101 nodes, 3 paths".
   std::string what;
   bool notes_first = false;  ///< the model prints its notes before the outcome (lagrangian)
 };

@@ -30,22 +30,27 @@ struct NewtonStats {
   long long total = 0;
 };
 
-/// Result of `integrate_rigid_body` / `run_rigid_body`.
-struct RunResult {
-  bool complete = false;               ///< true: all N steps taken
-  std::optional<RunFailure> failure;   ///< set when !complete
-  long long steps = 0;                 ///< steps taken successfully
-  long long rows = 0;                  ///< output rows (observer `output` calls)
-  double t_final = 0.0;                ///< time of `final_state`
-  models::RigidBodyState final_state;  ///< last good state
-  double integrate_s = 0.0;            ///< wall time of stepping and per-step diagnostics, output excluded
-  double total_s = 0.0;                ///< wall time of the whole run (set by run_rigid_body)
-  NewtonStats newton;
-  integrators::MethodTraits traits;                         ///< of the method used
-  std::string retraction;                                   ///< retraction in use, "" for methods without one
+/// What every run reports, whatever the model (the one result type of the pipelines; each model's result
+/// adds its final state and its own counts). summary.json is it written out (docs/outputs.md).
+struct RunReport {
+  bool complete = false;              ///< true: all N steps taken
+  std::optional<RunFailure> failure;  ///< set when !complete
+  long long steps = 0;                ///< steps taken successfully
+  long long rows = 0;                 ///< output rows (series.csv)
+  double t_final = 0.0;               ///< time of the last good state
+  double integrate_s = 0.0;           ///< wall time of stepping and per-step diagnostics, output excluded
+  double total_s = 0.0;               ///< wall time of the whole run
   std::vector<std::pair<std::string, double>> diagnostics;  ///< name -> value, in the order written
   std::vector<std::string> notes;                           ///< ignored keys, skipped plots, ...
   std::filesystem::path out_dir;                            ///< where outputs went ("" for in-process runs)
+};
+
+/// Result of `integrate_rigid_body` / `run_rigid_body`.
+struct RunResult : RunReport {
+  models::RigidBodyState final_state;  ///< last good state
+  NewtonStats newton;
+  integrators::MethodTraits traits;  ///< of the method used
+  std::string retraction;            ///< retraction in use, "" for methods without one
 };
 
 }  // namespace lievi::run

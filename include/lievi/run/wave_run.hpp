@@ -27,21 +27,12 @@
 namespace lievi::run {
 
 /// What a wave run reports (summary.json is this struct written out).
-struct WaveRunResult {
-  bool complete = false;
-  std::optional<RunFailure> failure;
-  long long steps = 0;  ///< steps taken successfully
-  long long rows = 0;   ///< series rows written
+struct WaveRunResult : RunReport {
   long long snapshots = 0;
-  double t_final = 0.0;              ///< time of the last good level
-  std::vector<double> phi_final;     ///< phi at the last good level
-  double integrate_s = 0.0, total_s = 0.0;
-  double cfl_dt = 0.0;               ///< the largest stable dt, ds / c
-  int newton_max = 0;                ///< Type-II local solves (0: explicit)
+  std::vector<double> phi_final;  ///< phi at the last good level (wave)
+  double cfl_dt = 0.0;            ///< the largest stable dt (wave: ds / c; beam: the a-priori bound)
+  int newton_max = 0;             ///< local solves (0: explicit)
   long long paths = 1;
-  std::vector<std::pair<std::string, double>> diagnostics;
-  std::vector<std::string> notes;
-  std::filesystem::path out_dir;
 };
 
 /// Observer of the levels of a wave run (no files: in-process use and the writers).
