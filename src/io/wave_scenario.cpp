@@ -15,6 +15,7 @@
 #include "lievi/core/error.hpp"
 #include "lievi/io/memory_estimate.hpp"
 #include "key_table.hpp"
+#include "lievi/build/wave.hpp"
 #include "scenario_reader.hpp"
 
 namespace lievi::config {
@@ -130,18 +131,6 @@ std::vector<std::string> shape_keys(WaveShape shape) {
 std::string nodes_text(const WaveConfig& s) {
   return "n_nodes = " + std::to_string(s.n_nodes()) + " (grid.J = " + std::to_string(s.J) +
          (s.periodic() ? ", periodic" : std::string(", layout ") + config::id(s.layout)) + ")";
-}
-
-/// phi(s) of a built-in shape.
-double shape_value(const WaveConfig& s, double x) {
-  const double k = static_cast<double>(s.wavenumber) * std::numbers::pi / s.length;
-  if (s.shape == WaveShape::cosine) return s.amplitude * std::cos(k * x);
-  if (s.shape == WaveShape::sine) return s.amplitude * std::sin(k * x);
-  if (s.shape == WaveShape::gaussian) {
-    const double z = (x - s.center) / s.width;
-    return s.amplitude * std::exp(-z * z);
-  }
-  return 0.0;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -322,10 +311,7 @@ void read_initial_data(Resolver& r, WaveConfig& s, const std::filesystem::path& 
     if (file) InitialFileReader(r, s).read(base);
     return;
   }
-  const long long n = s.n_nodes();
-  s.phi0.resize(static_cast<std::size_t>(n));
-  s.phi_t0.assign(static_cast<std::size_t>(n), 0.0);
-  for (long long j = 0; j < n; ++j) s.phi0[static_cast<std::size_t>(j)] = shape_value(s, s.s_of(j));
+  build::initial_data(s);
 }
 
 /// The noise stream keys, then the rules of the noise mode and the modes Theta_k(s_j).
@@ -369,11 +355,7 @@ void read_noise(Resolver& r, WaveConfig& s) {
         r.issue("noise.cosine_modes", *problem);
         return;
       }
-    s.modes.assign(static_cast<std::size_t>(s.cosine_modes), std::vector<double>(static_cast<std::size_t>(n)));
-    for (long long k = 0; k < s.cosine_modes; ++k)
-      for (long long j = 0; j < n; ++j)
-        s.modes[static_cast<std::size_t>(k)][static_cast<std::size_t>(j)] =
-            s.theta * std::cos(static_cast<double>(k) * std::numbers::pi * s.s_of(j) / s.length);
+    build::cosine_modes(s);
   }
 }
 

@@ -16,6 +16,7 @@
 #include "lievi/integrators/del/constraints.hpp"
 #include "lievi/integrators/del/del_stepper.hpp"
 #include "lievi/integrators/del/discrete_lagrangian.hpp"
+#include "lievi/integrators/del/euler_lagrange_rk4.hpp"
 #include "lievi/io/output_dir.hpp"
 #include "lievi/io/table_csv.hpp"
 #include "lievi/models/mechanics.hpp"
@@ -72,34 +73,6 @@ std::string vector_text(const std::vector<double>& v) {
 }
 
 using Method = config::MechanicsMethod;
-
-/// qddot = Lvv^-1 (Lq + f - Lqv^T qdot): the Euler-Lagrange ODE of the same L; false if Lvv is singular.
-template <class M>
-bool acceleration(const M& m, const del::Vec<M::dim>& q, const del::Vec<M::dim>& v, double t, del::Vec<M::dim>& a) {
-  const auto d = del::lagrangian_derivatives(m, q, v);
-  const del::Vec<M::dim> rhs = d.Lq + del::force(m, q, v, t) - d.Lqv.transpose() * v;
-  const Eigen::PartialPivLU<del::Mat<M::dim>> lu(d.Lvv);
-  if (!d.Lvv.allFinite() || !(lu.rcond() > del::singular_rcond)) return false;
-  a = lu.solve(rhs);
-  return a.allFinite();
-}
-
-/// One classical RK4 step of (q, v) from t; false on a singular Lvv or non-finite values.
-template <class M>
-bool rk4_step(const M& m, del::Vec<M::dim>& q, del::Vec<M::dim>& v, double t, double h) {
-  using V = del::Vec<M::dim>;
-  V a1, a2, a3, a4;
-  if (!acceleration(m, q, v, t, a1)) return false;
-  const V q2 = q + 0.5 * h * v, v2 = v + 0.5 * h * a1;
-  if (!acceleration(m, q2, v2, t + 0.5 * h, a2)) return false;
-  const V q3 = q + 0.5 * h * v2, v3 = v + 0.5 * h * a2;
-  if (!acceleration(m, q3, v3, t + 0.5 * h, a3)) return false;
-  const V q4 = q + h * v3, v4 = v + h * a3;
-  if (!acceleration(m, q4, v4, t + h, a4)) return false;
-  q += (h / 6.0) * (v + 2.0 * v2 + 2.0 * v3 + v4);
-  v += (h / 6.0) * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
-  return q.allFinite() && v.allFinite();
-}
 
 inline constexpr const char* msg_rk4 =
     "RK4 step failed: d2L/dqdot2 singular or a non-finite value in the Euler-Lagrange ODE";
@@ -246,7 +219,7 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
     StepResult res;
     if (method == Method::rk4) {
       V qq = x.q;
-      if (rk4_step(m, qq, v, x.t, h)) {
+      if (del::rk4_step(m, qq, v, x.t, h)) {
         x.q = qq;
         x.p = del::legendre(m, x.q, v);
         x.t += h;

@@ -5,7 +5,7 @@
 //     load q, with damping; at rest its tip is at x = L + 0.2 and deflected by the shear-deformable
 //     (Timoshenko) value w = q L^4/(8 E I) + q L^2/(2 k_s G A), to 1 % (the grid's error is O(ds^2)).
 //  2. A wave with independent noise: the scheme is linear and the noise additive, so a noisy run from
-//     phi_0 is the deterministic run from phi_0 plus the noisy run from zero, to round-off.
+//     phi_0 = sin(pi s) is the deterministic run from phi_0 plus the noisy run from zero, to round-off.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <lievi/build/beam.hpp>
+#include <lievi/build/wave.hpp>
 #include <lievi/config/beam.hpp>
 #include <lievi/config/wave.hpp>
 #include <lievi/run/beam_run.hpp>
@@ -107,19 +108,19 @@ void wave() {
   s.layout = lievi::field::Layout::vertex;
   s.bc_left = s.bc_right = lievi::field::End::clamped;
   s.dt = 0.5 / 64.0, s.t_end = 2.0, s.steps = 256;
-  const long long n = s.n_nodes();
-  s.phi0.resize(static_cast<std::size_t>(n));
-  s.phi_t0.assign(static_cast<std::size_t>(n), 0.0);
-  for (long long j = 0; j < n; ++j) s.phi0[static_cast<std::size_t>(j)] = std::sin(std::numbers::pi * s.s_of(j));
-  s.probes = {0, n / 2, n - 1};
-  s.fields_every = 16;
+  s.shape = lievi::config::WaveShape::sine;  // phi(0, s) = sin(pi s), phi_t(0, s) = 0
+  s.wavenumber = 1;
   s.base_dt = s.dt;
   lievi::io::WaveScenario noisy = s, from_zero = s;
   noisy.noise_mode = from_zero.noise_mode = lievi::field::NoiseMode::independent;
   noisy.theta = from_zero.theta = 0.3;
   noisy.seed = from_zero.seed = 7;
-  from_zero.phi0.assign(static_cast<std::size_t>(n), 0.0);
-  for (const auto* c : {&s, &noisy, &from_zero}) lievi::config::validate(*c);
+  from_zero.shape = lievi::config::WaveShape::zero;
+  for (auto* c : {&s, &noisy, &from_zero}) {
+    lievi::build::complete(*c);  // the initial data of the shape, probes, fields interval
+    lievi::config::validate(*c);
+  }
+  const long long n = s.n_nodes();
   const auto a = final_phi(noisy), b = final_phi(s), c = final_phi(from_zero);
   double gap = 0.0, noise = 0.0;
   for (std::size_t j = 0; j < a.size(); ++j) {
