@@ -78,15 +78,6 @@ double BeamConfig::weight_of(long long j) const {
 namespace lievi::io {
 namespace detail {
 
-std::optional<long long> integer_bounded(Resolver& r, const std::string& key, long long lo, long long hi) {
-  auto i = r.integer(key);
-  if (!i || (*i >= lo && *i <= hi)) return i;
-  r.issue(key, "value " + std::to_string(*i) + (*i < lo ? " must be >= " + std::to_string(lo)
-                                                        : " must be in [" + std::to_string(lo) + ", " +
-                                                              std::to_string(hi) + "]"));
-  return std::nullopt;
-}
-
 std::string short_value(const std::string& text) {
   constexpr std::size_t kMax = 80;
   if (text.size() <= kMax) return text;

@@ -70,9 +70,6 @@ double WaveConfig::s_of(long long j) const {
 
 namespace lievi::io {
 namespace detail {
-/// An integer in [lo, hi]: below lo "value 0 must be >= 1" (as before the upper bounds), above hi "value ...
-/// must be in [lo, hi]" (beam_scenario.cpp).
-std::optional<long long> integer_bounded(Resolver& r, const std::string& key, long long lo, long long hi);
 /// output.probes of a field model: at most limits::kMaxProbes distinct nodes in [0, n_nodes); each node outside
 /// or repeated is an issue, listed limits::kMaxListed times, then counted (beam_scenario.cpp).
 void check_probes(Resolver& r, const std::vector<long long>& probes, long long n_nodes, const std::string& nodes);
