@@ -2,6 +2,7 @@
 /// @brief The beam builders (build/beam.hpp): derived data of a configuration, the grid, the model with its
 /// loads and prescribed ends, the noise field.
 #include "lievi/build/beam.hpp"
+#include "lievi/build/output.hpp"
 
 #include <Eigen/Geometry>
 #include <algorithm>
@@ -196,13 +197,7 @@ void complete(BeamConfig& c) {
     for (std::size_t i = 0; i < 3; ++i) c.shift[i] = c.length * c.direction[i];
   mode_profiles(c);
   if (c.probes.empty()) c.probes = {c.n_nodes() / 2};
-  if (c.fields_every == 0 && c.steps > 0 && c.every > 0) {
-    constexpr long long kMaxSnapshots = 1000;
-    const auto snapshots = [&](long long f) { return c.steps / f + 1 + (c.steps % f != 0 ? 1 : 0); };
-    long long m = std::max(1LL, c.steps / (kMaxSnapshots * c.every));
-    while (snapshots(m * c.every) > kMaxSnapshots) ++m;
-    c.fields_every = m * c.every;
-  }
+  if (c.fields_every == 0 && c.steps > 0 && c.every > 0) c.fields_every = default_fields_every(c.steps, c.every);
 }
 
 field::Grid grid(const BeamConfig& c) { return field::Grid(c.layout, c.J, c.length, c.bc_left, c.bc_right); }

@@ -1,6 +1,7 @@
 /// @file src/build/wave.cpp
 /// @brief The wave builders (build/wave.hpp).
 #include "lievi/build/wave.hpp"
+#include "lievi/build/output.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -50,13 +51,15 @@ void complete(config::WaveConfig& c) {
   if (c.probes.empty())
     for (const long long j : {0LL, n / 2, n - 1})
       if (std::find(c.probes.begin(), c.probes.end(), j) == c.probes.end()) c.probes.push_back(j);
-  if (c.fields_every == 0 && c.steps > 0 && c.every > 0) {
-    constexpr long long kMaxSnapshots = 1000;
-    const auto snapshots = [&](long long f) { return c.steps / f + 1 + (c.steps % f != 0 ? 1 : 0); };
-    long long m = std::max(1LL, c.steps / (kMaxSnapshots * c.every));
-    while (snapshots(m * c.every) > kMaxSnapshots) ++m;
-    c.fields_every = m * c.every;
-  }
+  if (c.fields_every == 0 && c.steps > 0 && c.every > 0) c.fields_every = default_fields_every(c.steps, c.every);
+}
+
+long long default_fields_every(long long steps, long long every) {
+  constexpr long long kMaxSnapshots = 1000;
+  const auto snapshots = [&](long long f) { return steps / f + 1 + (steps % f != 0 ? 1 : 0); };
+  long long m = std::max(1LL, steps / (kMaxSnapshots * every));
+  while (snapshots(m * every) > kMaxSnapshots) ++m;
+  return m * every;
 }
 
 }  // namespace lievi::build

@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "key_table.hpp"
+#include "lievi/build/output.hpp"
 #include "lievi/build/beam.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/io/memory_estimate.hpp"
@@ -132,7 +133,6 @@ using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using Mat6 = config::Mat6;
 
-constexpr long long kMaxSnapshots = 1000;
 // Integer bounds (docs/scenarios.md): far beyond any run this machine can make, and small enough that the
 // counters and products of the run (n_nodes + 1, steps / every, 1000 every, the snapshot count) cannot overflow.
 constexpr long long kMaxJ = limits::kMaxGridJ;
@@ -939,9 +939,6 @@ void noise_rule(Resolver& r, BeamConfig& s) {
                                mode_text + " (or noise.mode = \"none\")");
 }
 
-/// Snapshots written with a fields interval f over N steps: k = 0, f, 2f, ... and the last step.
-long long snapshots(long long steps, long long f) { return steps / f + 1 + (steps % f != 0 ? 1 : 0); }
-
 /// Whether a --set key names the [[noise.modes]] tables ("noise.modes", "noise.modes[0].theta", ...).
 bool is_modes_key(const std::string& key) {
   const std::string m = kModesSection;
@@ -1399,11 +1396,7 @@ const detail::KeyTable<BeamConfig>& table() {
                                  "always)");
     fields_every.read = [read = fields_every.read](Resolver& r, C& c) {
       read(r, c);
-      if (!r.has("output.fields_every") && c.steps > 0) {
-        long long m = std::max(1LL, c.steps / (kMaxSnapshots * c.every));
-        while (snapshots(c.steps, m * c.every) > kMaxSnapshots) ++m;
-        c.fields_every = m * c.every;
-      }
+      if (!r.has("output.fields_every") && c.steps > 0) c.fields_every = build::default_fields_every(c.steps, c.every);
     };
     k.push_back(fields_every);
     k.push_back(detail::boolean_key<C>("output.vtk", &C::vtk).doc("write beam.pvd and a .vtp polyline per snapshot"));

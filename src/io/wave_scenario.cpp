@@ -15,6 +15,7 @@
 #include "lievi/core/error.hpp"
 #include "lievi/io/memory_estimate.hpp"
 #include "key_table.hpp"
+#include "lievi/build/output.hpp"
 #include "lievi/build/wave.hpp"
 #include "scenario_reader.hpp"
 
@@ -83,7 +84,6 @@ using detail::Resolver;
 // Integer bounds (io/memory_estimate.hpp, docs/scenarios.md).
 constexpr long long kMaxJ = limits::kMaxGridJ;
 constexpr long long kMaxEvery = limits::kMaxSteps;
-constexpr long long kMaxSnapshots = 1000;
 
 using config::FieldMethod;
 using config::WaveConfig;
@@ -356,9 +356,6 @@ void read_noise(Resolver& r, WaveConfig& s) {
   }
 }
 
-/// Snapshots written with a fields interval f over N steps: k = 0, f, 2f, ... and the last step.
-long long snapshots(long long steps, long long f) { return steps / f + 1 + (steps % f != 0 ? 1 : 0); }
-
 /// The wave key table, in documentation order; each key's reading runs in this order.
 const detail::KeyTable<WaveConfig>& table() {
   using C = WaveConfig;
@@ -492,11 +489,7 @@ const detail::KeyTable<WaveConfig>& table() {
                             .doc("a fields.h5 snapshot every `fields_every` steps (t = 0 and t = t_end always)");
     fields_every.read = [read = fields_every.read](Resolver& r, C& c) {
       read(r, c);
-      if (!r.has("output.fields_every") && c.steps > 0) {
-        long long m = std::max(1LL, c.steps / (kMaxSnapshots * c.every));
-        while (snapshots(c.steps, m * c.every) > kMaxSnapshots) ++m;
-        c.fields_every = m * c.every;
-      }
+      if (!r.has("output.fields_every") && c.steps > 0) c.fields_every = build::default_fields_every(c.steps, c.every);
     };
     k.push_back(fields_every);
     k.push_back(detail::boolean_key<C>("output.fields_csv", &C::fields_csv)
