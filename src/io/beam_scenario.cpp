@@ -136,7 +136,6 @@ using Mat6 = config::Mat6;
 // Integer bounds (docs/scenarios.md): far beyond any run this machine can make, and small enough that the
 // counters and products of the run (n_nodes + 1, steps / every, 1000 every, the snapshot count) cannot overflow.
 constexpr long long kMaxJ = limits::kMaxGridJ;
-constexpr long long kMaxEvery = limits::kMaxSteps;
 constexpr long long kMaxNewtonIt = 1000;
 constexpr long long kMaxWavenumber = limits::kMaxWavenumber;
 
@@ -1370,9 +1369,7 @@ const detail::KeyTable<BeamConfig>& table() {
       k.push_back(std::move(key));
 
     // output
-    k.push_back(detail::integer_key<C>("output.every", &C::every, 1, kMaxEvery)
-                    .unit("steps")
-                    .doc("write a row of series.csv every `every` steps (t = 0 and t = t_end always)"));
+    k.push_back(detail::every_key<C>());
     k.push_back(detail::custom_key<C>(
                     "output.probes", ValueType::integer_array,
                     [](Resolver& r, C& c) {
@@ -1389,16 +1386,8 @@ const detail::KeyTable<BeamConfig>& table() {
                     .allowed("at most 10000 distinct node indices in [0, n_nodes)")
                     .doc("nodes whose pose is in series.csv"));
     k.push_back(detail::boolean_key<C>("output.fields", &C::fields).doc("write fields.h5"));
-    auto fields_every = detail::integer_key<C>("output.fields_every", &C::fields_every, 1, kMaxEvery)
-                            .default_text("every, raised to <= 1000 snapshots")
-                            .unit("steps")
-                            .doc("a snapshot (fields.h5, vtk) every `fields_every` steps (t = 0 and t = t_end "
-                                 "always)");
-    fields_every.read = [read = fields_every.read](Resolver& r, C& c) {
-      read(r, c);
-      if (!r.has("output.fields_every") && c.steps > 0) c.fields_every = build::default_fields_every(c.steps, c.every);
-    };
-    k.push_back(fields_every);
+    k.push_back(detail::fields_every_key<C>("a snapshot (fields.h5, vtk) every `fields_every` steps (t = 0 and t = t_end "
+                                 "always)"));
     k.push_back(detail::boolean_key<C>("output.vtk", &C::vtk).doc("write beam.pvd and a .vtp polyline per snapshot"));
     k.push_back(detail::boolean_key<C>("output.fields_csv", &C::fields_csv)
                     .doc("also write the final poses as final_fields.csv (s,x,y,z,qw,qx,qy,qz)"));
@@ -1616,12 +1605,7 @@ std::string to_toml(const BeamScenario& s) {
          ? loads
          : flat)
         .push_back(std::move(e));
-  const auto comments = [&](const ResolvedEntry& e) {
-    std::vector<std::string> c;
-    for (const auto& n : notes)
-      if (n.find("'" + e.key + "'") != std::string::npos) c.push_back(n.substr(n.find("ignored")));
-    return c;
-  };
+  const auto comments = [&](const ResolvedEntry& e) { return detail::note_comments(notes, e); };
   t += detail::entries_toml(flat, comments);
   std::string current;
   for (const auto& e : loads) {

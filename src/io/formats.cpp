@@ -74,6 +74,8 @@ const std::vector<SchemaEntry>& schema_of(const std::string& model_type) {
 
 std::string schema_markdown(const std::string& model_type) { return detail::schema_markdown(schema_of(model_type)); }
 
+std::string schema_markdown(const std::vector<SchemaEntry>& schema) { return detail::schema_markdown(schema); }
+
 std::optional<std::string> scenario_model_type(const std::filesystem::path& path,
                                                const std::vector<std::string>& overrides) {
   const std::string file = path.string();

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "lievi/build/output.hpp"
 #include "lievi/config/beam.hpp"
 #include "lievi/config/rigid_body.hpp"
 #include "lievi/config/wave.hpp"
@@ -223,6 +224,27 @@ Key<C> integer_key(std::string key, long long C::*m, long long lo, long long hi)
   return k;
 }
 
+/// output.every: a row of series.csv every `every` steps, 1 ... 1e12.
+template <class C>
+Key<C> every_key(std::string doc = "write a row of series.csv every `every` steps (t = 0 and t = t_end always)") {
+  return integer_key<C>("output.every", &C::every, 1, limits::kMaxSteps).unit("steps").doc(std::move(doc));
+}
+
+/// output.fields_every of a field model: a snapshot every `fields_every` steps; when not given, every raised
+/// to at most 1000 snapshots (build::default_fields_every).
+template <class C>
+Key<C> fields_every_key(std::string doc) {
+  auto k = integer_key<C>("output.fields_every", &C::fields_every, 1, limits::kMaxSteps)
+               .default_text("every, raised to <= 1000 snapshots")
+               .unit("steps")
+               .doc(std::move(doc));
+  k.read = [read = k.read](Resolver& r, C& c) {
+    read(r, c);
+    if (!r.has("output.fields_every") && c.steps > 0) c.fields_every = build::default_fields_every(c.steps, c.every);
+  };
+  return k;
+}
+
 /// true or false.
 template <class C>
 Key<C> boolean_key(std::string key, bool C::*m) {
@@ -356,6 +378,14 @@ inline std::optional<std::string> probes_problem(const std::vector<long long>& p
   for (const long long j : probes)
     if (j < 0 || j >= n) return "has node " + std::to_string(j) + " outside [0, " + std::to_string(n) + "); " + nodes;
   return std::nullopt;
+}
+
+/// The comments of a resolved entry in the printout: the "ignored ..." part of each note that names its key.
+inline std::vector<std::string> note_comments(const std::vector<std::string>& notes, const ResolvedEntry& e) {
+  std::vector<std::string> c;
+  for (const auto& n : notes)
+    if (n.find("'" + e.key + "'") != std::string::npos) c.push_back(n.substr(n.find("ignored")));
+  return c;
 }
 
 /// Whether an issue was recorded on one of `keys` since the reading began.

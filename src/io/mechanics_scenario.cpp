@@ -55,8 +55,6 @@ using detail::names_of;
 using detail::RawValue;
 using detail::Resolver;
 
-/// output.every: at most the largest step count, 1e12 (io/memory_estimate.hpp, docs/scenarios.md).
-constexpr long long kMaxEvery = limits::kMaxSteps;
 
 const Names<MechanicalSystem> kSystems =
     names_of({MechanicalSystem::pendulum, MechanicalSystem::double_pendulum, MechanicalSystem::kepler,
@@ -250,9 +248,7 @@ const detail::KeyTable<LagrangianConfig>& table() {
                     .unit("m^2")
                     .doc("largest |g(q)| = |(|q|^2 - l^2)/2| after a step before the run stops (spherical_pendulum)")
                     .when(constrained, no_constraints));
-    k.push_back(detail::integer_key<C>("output.every", &C::every, 1, kMaxEvery)
-                    .unit("steps")
-                    .doc("write a row of series.csv every `every` steps (t = 0 and t = t_end always)"));
+    k.push_back(detail::every_key<C>());
     k.push_back(detail::boolean_key<C>("output.plots", &C::plots).doc("make the PNG plots (python3 + matplotlib)"));
     return detail::KeyTable<C>(std::move(k));
   }();
@@ -350,12 +346,7 @@ std::string to_toml(const MechanicsScenario& s) {
   const auto notes = ignored_key_notes(s);
   std::string t = detail::toml_header("lagrangian scenario", s.name, s.source, s.steps, s.dt, s.t_end,
                                       std::string("; system ") + config::id(s.system) + ", n = " + std::to_string(s.dim()), notes);
-  t += detail::entries_toml(resolved_entries(s), [&](const ResolvedEntry& e) {
-    std::vector<std::string> comments;
-    for (const auto& n : notes)
-      if (n.find("'" + e.key + "'") != std::string::npos) comments.push_back(n.substr(n.find("ignored")));
-    return comments;
-  });
+  t += detail::entries_toml(resolved_entries(s), [&](const ResolvedEntry& e) { return detail::note_comments(notes, e); });
   return t;
 }
 

@@ -74,8 +74,6 @@ using detail::Resolver;
 using models::Mat3;
 using models::Vec3;
 
-/// output.every: at most the largest step count, 1e12 (io/memory_estimate.hpp, docs/scenarios.md).
-constexpr long long kMaxEvery = limits::kMaxSteps;
 
 std::string matrix_text(const Mat3& A) {
   std::string t = "[";
@@ -322,9 +320,7 @@ const detail::KeyTable<RigidBodyConfig>& table() {
                     .doc("relative tolerance (adaptive methods)"));
     k.push_back(detail::number_key<C>("integrator.atol", &C::atol, detail::NumberCheck::positive)
                     .doc("absolute tolerance (adaptive methods)"));
-    k.push_back(detail::integer_key<C>("output.every", &C::every, 1, kMaxEvery)
-                    .unit("steps")
-                    .doc("write a row of series.csv every `every` steps (t = 0 and t = t_end always)"));
+    k.push_back(detail::every_key<C>());
     k.push_back(detail::boolean_key<C>("output.plots", &C::plots)
                     .doc("make casimir_energy.png and trajectory.png (python3 + matplotlib)"));
     return detail::KeyTable<C>(std::move(k));

@@ -83,7 +83,6 @@ using detail::Resolver;
 
 // Integer bounds (io/memory_estimate.hpp, docs/scenarios.md).
 constexpr long long kMaxJ = limits::kMaxGridJ;
-constexpr long long kMaxEvery = limits::kMaxSteps;
 
 using config::FieldMethod;
 using config::WaveConfig;
@@ -463,9 +462,7 @@ const detail::KeyTable<WaveConfig>& table() {
     cosine.check = nullptr;
     k.push_back(cosine);
     for (auto& key : detail::noise_stream_keys<C>(read_noise, noise_applies)) k.push_back(std::move(key));
-    k.push_back(detail::integer_key<C>("output.every", &C::every, 1, kMaxEvery)
-                    .unit("steps")
-                    .doc("write a row of series.csv every `every` steps (t = 0 and t = t_end always)"));
+    k.push_back(detail::every_key<C>());
     k.push_back(detail::custom_key<C>(
                     "output.probes", ValueType::integer_array,
                     [](Resolver& r, C& c) {
@@ -483,15 +480,7 @@ const detail::KeyTable<WaveConfig>& table() {
                     .allowed("at most 10000 distinct node indices in [0, n_nodes)")
                     .doc("nodes whose phi is a series.csv column phi_<j>"));
     k.push_back(detail::boolean_key<C>("output.fields", &C::fields).doc("write fields.h5"));
-    auto fields_every = detail::integer_key<C>("output.fields_every", &C::fields_every, 1, kMaxEvery)
-                            .default_text("every, raised to <= 1000 snapshots")
-                            .unit("steps")
-                            .doc("a fields.h5 snapshot every `fields_every` steps (t = 0 and t = t_end always)");
-    fields_every.read = [read = fields_every.read](Resolver& r, C& c) {
-      read(r, c);
-      if (!r.has("output.fields_every") && c.steps > 0) c.fields_every = build::default_fields_every(c.steps, c.every);
-    };
-    k.push_back(fields_every);
+    k.push_back(detail::fields_every_key<C>("a fields.h5 snapshot every `fields_every` steps (t = 0 and t = t_end always)"));
     k.push_back(detail::boolean_key<C>("output.fields_csv", &C::fields_csv)
                     .doc("also write the final snapshot as final_fields.csv"));
     k.push_back(detail::boolean_key<C>("output.per_path", &C::per_path)
@@ -606,12 +595,7 @@ std::string to_toml(const WaveScenario& s) {
   const auto notes = ignored_key_notes(s);
   std::string t = detail::toml_header("wave scenario", s.name, s.source, s.steps, s.dt, s.t_end,
                                       "; " + nodes_text(s) + ", ds = " + format_number(s.ds()), notes);
-  t += detail::entries_toml(resolved_entries(s), [&](const ResolvedEntry& e) {
-    std::vector<std::string> comments;
-    for (const auto& n : notes)
-      if (n.find("'" + e.key + "'") != std::string::npos) comments.push_back(n.substr(n.find("ignored")));
-    return comments;
-  });
+  t += detail::entries_toml(resolved_entries(s), [&](const ResolvedEntry& e) { return detail::note_comments(notes, e); });
   return t;
 }
 

@@ -276,6 +276,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
         ProgressLine line(s.steps, s.t_end, options.progress == Progress::automatic);
         const std::vector<std::string> columns = beam_series_columns(s);
         std::vector<double> row;
+        if (rows) rows->reserve(static_cast<std::size_t>(s.steps / s.every + 2));  // the output levels
         Vec6 J0 = Vec6::Zero();
         Snapshot sn;
         long long k_vtk = 0;

@@ -13,6 +13,15 @@
 
 namespace lievi::run::detail {
 
+json scenario_json(const std::vector<io::ResolvedEntry>& entries) {
+  json sc = json::object();
+  for (const auto& e : entries) {
+    const auto dot = e.key.find('.');
+    sc[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
+  }
+  return sc;
+}
+
 json field_summary(const std::vector<io::ResolvedEntry>& entries, const std::string& name, const WaveRunResult& r,
                    long long steps_planned, long long n_nodes) {
   json j;
@@ -22,12 +31,7 @@ json field_summary(const std::vector<io::ResolvedEntry>& entries, const std::str
     j["failure"] = {{"step", f.step},       {"t", f.t},      {"node", f.node}, {"residual", f.residual},
                     {"message", f.message}, {"hint", f.hint}};
   }
-  json sc = json::object();
-  for (const auto& e : entries) {
-    const auto dot = e.key.find('.');
-    sc[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
-  }
-  j["scenario"] = sc;
+  j["scenario"] = scenario_json(entries);
   j["scenario_name"] = name;
   j["steps"] = r.steps;
   j["steps_planned"] = steps_planned;

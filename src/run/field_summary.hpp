@@ -1,7 +1,7 @@
 #pragma once
 /// @file src/run/field_summary.hpp
-/// @brief summary.json of field runs (wave, beam): the fields they share (docs/outputs.md); each run adds its
-/// own (`method`, `final`, bounds) before writing.
+/// @brief summary.json: the resolved scenario of every model, and the fields the field runs (wave, beam) share
+/// (docs/outputs.md); each run adds its own (`method`, `final`, bounds) before writing.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -15,6 +15,9 @@
 namespace lievi::run::detail {
 
 using json = nlohmann::ordered_json;
+
+/// The resolved scenario of summary.json: the entries as nested objects, {"model": {...}, "grid": {...}, ...}.
+[[nodiscard]] json scenario_json(const std::vector<io::ResolvedEntry>& entries);
 
 /// status, failure, scenario (resolved entries as nested objects), scenario_name, steps, steps_planned, rows,
 /// snapshots, n_nodes, paths, timing (with ns_per_node_step), diagnostics (non-finite as null), newton, notes,

@@ -316,12 +316,7 @@ void write_summary(const fs::path& path, const io::MechanicsScenario& s, const M
     const auto& f = *r.failure;
     j["failure"] = {{"step", f.step}, {"t", f.t}, {"residual", fin(f.residual)}, {"message", f.message}, {"hint", f.hint}};
   }
-  json sc = json::object();
-  for (const auto& e : io::resolved_entries(s)) {
-    const auto dot = e.key.find('.');
-    sc[e.key.substr(0, dot)][e.key.substr(dot + 1)] = std::visit([](const auto& x) { return json(x); }, e.value);
-  }
-  j["scenario"] = sc;
+  j["scenario"] = detail::scenario_json(io::resolved_entries(s));
   j["scenario_name"] = s.name;
   j["system"] = config::id(s.system);
   j["dim"] = s.dim();

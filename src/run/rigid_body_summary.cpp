@@ -6,27 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "field_summary.hpp"
 #include "lievi/run/rigid_body_series.hpp"
 #include "lievi/version.hpp"
 
 namespace lievi::run {
 namespace {
 
-using json = nlohmann::ordered_json;
-
-json to_json(const io::ScenarioValue& v) {
-  return std::visit([](const auto& x) { return json(x); }, v);
-}
-
-/// The resolved scenario as nested objects: {"model": {...}, "initial": {...}, ...}.
-json scenario_json(const io::RigidBodyScenario& s) {
-  json j = json::object();
-  for (const auto& e : io::resolved_entries(s)) {
-    const auto dot = e.key.find('.');
-    j[e.key.substr(0, dot)][e.key.substr(dot + 1)] = to_json(e.value);
-  }
-  return j;
-}
+using json = detail::json;
 
 json vec(const models::Vec3& x) {
   return json::array({x[0], x[1], x[2]});
@@ -42,7 +29,7 @@ std::string rigid_body_summary_json(const io::RigidBodyScenario& s, const RunRes
     j["failure"] = {{"step", f.step},       {"t", f.t},      {"node", f.node}, {"residual", f.residual},
                     {"message", f.message}, {"hint", f.hint}};
   }
-  j["scenario"] = scenario_json(s);
+  j["scenario"] = detail::scenario_json(io::resolved_entries(s));
   j["scenario_name"] = s.name;
   j["method"] = {{"id", r.traits.id},
                  {"order", r.traits.order},

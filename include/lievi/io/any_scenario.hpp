@@ -35,5 +35,7 @@ using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario, 
 [[nodiscard]] std::vector<std::string> model_types();  ///< {"rigid_body", "wave", "beam", "lagrangian"}
 [[nodiscard]] const std::vector<SchemaEntry>& schema_of(const std::string& model_type);
 [[nodiscard]] std::string schema_markdown(const std::string& model_type);
+/// The Markdown key table of a schema (docs/scenarios.md, `lievi schema`).
+[[nodiscard]] std::string schema_markdown(const std::vector<SchemaEntry>& schema);
 
 }  // namespace lievi::io

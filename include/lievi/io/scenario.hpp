@@ -63,7 +63,7 @@ struct SchemaEntry {
 [[nodiscard]] const std::vector<SchemaEntry>& rigid_body_schema();
 
 /// Markdown table of the rigid-body schema (docs/scenarios.md, between the `schema:begin rigid_body` /
-/// `schema:end rigid_body` markers); `schema_markdown(type)` (io/wave_scenario.hpp) covers every model.
+/// `schema:end rigid_body` markers); `schema_markdown(type)` (io/any_scenario.hpp) covers every model.
 [[nodiscard]] std::string schema_markdown();
 
 /// A resolved value as printed by `validate` and stored in summary.json: string, number, integer, boolean,
