@@ -361,6 +361,10 @@ const detail::KeyTable<WaveConfig>& table() {
   static const detail::KeyTable<C> t = [] {
     const std::string modes_rule = "exactly one of noise.modes, noise.cosine_modes for noise.mode = \"modes\"";
     const auto noise_applies = [](const C& c) { return c.noise_mode != NoiseMode::none; };
+    const auto noise_reason = [](const C& c) {
+      return std::string(c.noise_mode == NoiseMode::none ? "with noise.mode = \"none\"" : "with explicit noise.modes");
+    };
+    const auto shape_reason = [](const C& c) { return std::string("with initial.shape = \"") + config::id(c.shape) + "\""; };
     std::vector<Key<C>> k;
     k.push_back(detail::model_type_key<C>("wave"));
     k.push_back(detail::number_key<C>("model.c", &C::c, detail::NumberCheck::positive)
@@ -396,25 +400,25 @@ const detail::KeyTable<WaveConfig>& table() {
     };
     k.push_back(detail::number_key<C>("initial.amplitude", &C::amplitude)
                     .doc("A of cosine A cos(k pi s/S), sine A sin(k pi s/S), gaussian A exp(-((s - s0)/w)^2)")
-                    .when(for_shape("initial.amplitude")));
+                    .when(for_shape("initial.amplitude"), shape_reason));
     k.push_back(detail::integer_key<C>("initial.wavenumber", &C::wavenumber, 0, limits::kMaxWavenumber)
                     .doc("k of cosine and sine")
-                    .when(for_shape("initial.wavenumber")));
+                    .when(for_shape("initial.wavenumber"), shape_reason));
     k.push_back(detail::number_key<C>("initial.center", &C::center)
                     .unit("m")
                     .doc("s0 of the gaussian")
-                    .when(for_shape("initial.center")));
+                    .when(for_shape("initial.center"), shape_reason));
     k.push_back(detail::number_key<C>("initial.width", &C::width, detail::NumberCheck::positive)
                     .unit("m")
                     .doc("w of the gaussian")
-                    .when(for_shape("initial.width")));
+                    .when(for_shape("initial.width"), shape_reason));
     k.push_back(detail::custom_key<C>("initial.file", ValueType::string, nullptr,
                                       [](const C& c) { return ScenarioValue(c.file); })
                     .requirement("required iff initial.shape = \"file\"")
                     .allowed("CSV path, relative to the scenario file's folder")
                     .doc("header s,phi[,phi_t], one row per node in node order, s within 1e-9 length of s_j, finite "
                          "values")
-                    .when(for_shape("initial.file"))
+                    .when(for_shape("initial.file"), shape_reason)
                     .no_default());
     k.push_back(detail::choice_key<C>("integrator.method", &C::method, kMethods, "a wave integrator")
                     .doc("type-i: stochastic kinematics; type-ii: stochastic potential (Hamilton-Pontryagin)"));
@@ -436,9 +440,12 @@ const detail::KeyTable<WaveConfig>& table() {
                      .requirement("required for common, independent and noise.cosine_modes")
                      .allowed("> 0")
                      .doc("noise amplitude Theta")
-                     .when([](const C& c) {
-                       return c.noise_mode != NoiseMode::none && (c.noise_mode != NoiseMode::modes || c.cosine_modes > 0);
-                     });
+                     .when(
+                         [](const C& c) {
+                           return c.noise_mode != NoiseMode::none &&
+                                  (c.noise_mode != NoiseMode::modes || c.cosine_modes > 0);
+                         },
+                         noise_reason);
     theta.check = nullptr;  // > 0 only where it applies (read_noise)
     k.push_back(theta);
     k.push_back(detail::custom_key<C>(
@@ -450,18 +457,20 @@ const detail::KeyTable<WaveConfig>& table() {
                     .requirement(modes_rule)
                     .allowed("arrays of n_nodes finite numbers")
                     .doc("explicit modes: Theta_k(s_j), one array per mode k, one value per node j")
-                    .when([](const C&) { return false; })  // printed when given
+                    // explicit modes (built cosine modes are printed as noise.cosine_modes)
+                    .when([](const C& c) { return c.noise_mode != NoiseMode::none && c.cosine_modes == 0 && !c.modes.empty(); },
+                          noise_reason)
                     .no_default());
     auto cosine = detail::integer_key<C>("noise.cosine_modes", &C::cosine_modes, 1, limits::kMaxCosineModes)
                       .requirement(modes_rule)
                       .default_text("")
                       .allowed("1 ... 100000, within the available memory")
                       .doc("K cosine modes Theta_k(s) = theta cos(k pi s / S), k = 0..K-1")
-                      .when([](const C&) { return false; })  // printed when given
+                      .when([](const C& c) { return c.noise_mode != NoiseMode::none && c.cosine_modes > 0; }, noise_reason)
                       .no_default();
     cosine.check = nullptr;
     k.push_back(cosine);
-    for (auto& key : detail::noise_stream_keys<C>(read_noise, noise_applies)) k.push_back(std::move(key));
+    for (auto& key : detail::noise_stream_keys<C>(read_noise, noise_applies, noise_reason)) k.push_back(std::move(key));
     k.push_back(detail::every_key<C>());
     k.push_back(detail::custom_key<C>(
                     "output.probes", ValueType::integer_array,
@@ -510,11 +519,6 @@ WaveScenario resolve_wave(const RawValue& root, const std::string& file, const s
     }
   detail::throw_if_issues(r);
   return s;
-}
-
-bool applies(const WaveScenario& s, const std::string& key) {
-  const auto* k = table().find(key);
-  return !k || !k->applies || k->applies(s);
 }
 
 /// Every problem of a wave configuration built in C++: the checks of the keys, the ends, the time grid and the
@@ -578,17 +582,7 @@ std::vector<ResolvedEntry> resolved_entries(const WaveScenario& s) {
 }
 
 std::vector<std::string> ignored_key_notes(const WaveScenario& s) {
-  std::vector<std::string> notes;
-  for (const auto& e : wave_schema()) {
-    if (!s.given(e.key) || applies(s, e.key)) continue;
-    std::string why;
-    if (e.key.rfind("noise.", 0) == 0)
-      why = s.noise_mode == NoiseMode::none ? "noise.mode = \"none\"" : "explicit noise.modes";
-    else
-      why = std::string("initial.shape = \"") + config::id(s.shape) + "\"";
-    notes.push_back("key '" + e.key + "' is ignored with " + why);
-  }
-  return notes;
+  return table().ignored_notes(s, [&](const std::string& k) { return s.given(k); });
 }
 
 std::string to_toml(const WaveScenario& s) {

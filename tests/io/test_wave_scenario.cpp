@@ -374,6 +374,15 @@ TEST(WaveScenario, ResolvedTomlLoadsBackToTheSameEntries) {
   EXPECT_NE(printed.find("# note: key 'noise.theta'"), std::string::npos) << printed;
   EXPECT_EQ(printed.find("seed"), std::string::npos) << printed;
   EXPECT_EQ(printed.find("center"), std::string::npos) << printed;
+  // cosine modes are read with noise.mode = "modes" (no note, printed as given) and ignored with "none"
+  const WaveScenario m = parse_wave_scenario(
+      wave({{"noise.mode", "\"modes\""}, {"noise.cosine_modes", "3"}, {"noise.theta", "0.1"}}), "w.toml", "w");
+  EXPECT_TRUE(lievi::io::ignored_key_notes(m).empty());
+  EXPECT_NE(lievi::io::to_toml(m).find("cosine_modes = 3\n"), std::string::npos) << lievi::io::to_toml(m);
+  EXPECT_EQ(lievi::io::to_toml(m).find("modes = [["), std::string::npos) << lievi::io::to_toml(m);
+  const WaveScenario off = parse_wave_scenario(wave({{"noise.cosine_modes", "3"}}), "w.toml", "w");
+  ASSERT_EQ(lievi::io::ignored_key_notes(off).size(), 1u);
+  EXPECT_EQ(lievi::io::ignored_key_notes(off)[0], "key 'noise.cosine_modes' is ignored with noise.mode = \"none\"");
 }
 
 TEST(WaveScenario, InitialFileGood) {
