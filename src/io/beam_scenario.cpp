@@ -1418,7 +1418,7 @@ BeamScenario resolve_beam(const RawValue& root_in, const std::string& file, cons
       RawValue modes = std::move(it->second);
       modes_empty = modes.kind == RawValue::Kind::array && modes.items.empty();
       members.erase(it);
-      root.members.emplace_back(kModesSection, std::move(modes));  // invalidates `noise`, not used after
+      root.members.push_back({kModesSection, std::move(modes)});  // invalidates `noise`, not used after
       modes_given = true;
     }
   }

@@ -234,7 +234,7 @@ RawValue from_node(toml::node& n) {
   } else if (auto* t = n.as_table()) {
     r.kind = RawValue::Kind::table;
     for (auto it = t->begin(); it != t->end(); it = t->erase(it))
-      r.members.emplace_back(std::string(it->first.str()), from_node(it->second));
+      r.members.push_back({std::string(it->first.str()), from_node(it->second)});
   }
   return r;
 }

@@ -49,13 +49,14 @@ namespace lievi::io::detail {
 
 /// A value as read, before its schema type is checked.
 struct RawValue {
+  struct Member;
   enum class Kind { string, integer, floating, boolean, array, table, other } kind = Kind::other;
   std::string s;
   long long i = 0;
   double d = 0.0;
   bool b = false;
   std::vector<RawValue> items;                            ///< array elements
-  std::vector<std::pair<std::string, RawValue>> members;  ///< table members, in document order
+  std::vector<Member> members;                            ///< table members, in document order
 
   [[nodiscard]] bool is_number() const { return kind == Kind::integer || kind == Kind::floating; }
   [[nodiscard]] double number() const { return kind == Kind::integer ? static_cast<double>(i) : d; }
@@ -65,6 +66,12 @@ struct RawValue {
   [[nodiscard]] const char* kind_name() const;
   /// The member `name` of a table, or nullptr.
   [[nodiscard]] const RawValue* member(const std::string& name) const;
+};
+/// A member of a table: its name and value (a struct, not a std::pair: a pair of the incomplete RawValue
+/// inside RawValue is not allowed by libstdc++ under Clang).
+struct RawValue::Member {
+  std::string first;
+  RawValue second;
 };
 
 /// A raw value and where it came from (file label, or "--set").

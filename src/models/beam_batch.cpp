@@ -36,23 +36,47 @@ namespace {
 
 
 // One instance of the kernels per ISA, at the width its registers hold (8 doubles for AVX-512, 4 for AVX2, 2
-// for SSE2), each compiled for that target as a whole (see beam_batch_kernels.inc).
+// for SSE2), each compiled for that target as a whole (see beam_batch_kernels.inc): on x86-64 with GCC through
+// `#pragma GCC target`, with Clang through `#pragma clang attribute` (the same target on every function of the
+// region). Elsewhere (AArch64: NEON holds 2 doubles) only the baseline instance is built, for the compiler's
+// default target, and it is the one in use.
+#if defined(__x86_64__) || defined(__i386__)
+#define LIEVI_BATCH_X86 1
+#else
+#define LIEVI_BATCH_X86 0
+#endif
+
+#if LIEVI_BATCH_X86
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f")
+#endif
 namespace isa_avx512 {
 #define LIEVI_BATCH_W 8
 #include "beam_batch_kernels.inc"
 #undef LIEVI_BATCH_W
 }  // namespace isa_avx512
+#if defined(__clang__)
+#pragma clang attribute pop
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC pop_options
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#endif
 namespace isa_avx2 {
 #define LIEVI_BATCH_W 4
 #include "beam_batch_kernels.inc"
 #undef LIEVI_BATCH_W
 }  // namespace isa_avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
+#endif  // LIEVI_BATCH_X86
 namespace isa_sse2 {
 #define LIEVI_BATCH_W 2
 #include "beam_batch_kernels.inc"
@@ -60,9 +84,11 @@ namespace isa_sse2 {
 }  // namespace isa_sse2
 
 Isa widest() {
+#if LIEVI_BATCH_X86
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return Isa::avx512;
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2;
+#endif
   return Isa::sse2;
 }
 Isa narrower(Isa a, Isa b) { return static_cast<int>(a) < static_cast<int>(b) ? a : b; }
@@ -95,17 +121,22 @@ const char* isa_name(Isa i) {
     case Isa::sse2:
       break;
   }
-  return "sse2";
+  return LIEVI_BATCH_X86 ? "sse2" : "baseline";
 }
 
 void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
               const double* p6, bool uniform, double* fm, double* fp) {
   if (e1 <= e0) return;
   switch (isa()) {
+#if LIEVI_BATCH_X86
     case Isa::avx512:
       return isa_avx512::stresses_isa(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
     case Isa::avx2:
       return isa_avx2::stresses_isa(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
+#else
+    case Isa::avx512:
+    case Isa::avx2:
+#endif
     case Isa::sse2:
       break;
   }
@@ -114,10 +145,15 @@ void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gam
 bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma) {
   if (e1 <= e0) return false;
   switch (isa()) {
+#if LIEVI_BATCH_X86
     case Isa::avx512:
       return isa_avx512::strains_isa(e0, e1, inv_ds, g, gamma);
     case Isa::avx2:
       return isa_avx2::strains_isa(e0, e1, inv_ds, g, gamma);
+#else
+    case Isa::avx512:
+    case Isa::avx2:
+#endif
     case Isa::sse2:
       break;
   }
@@ -126,10 +162,15 @@ bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* 
 void nodes(const NodeArgs& args, std::ptrdiff_t j0, std::ptrdiff_t j1) {
   if (j1 <= j0) return;
   switch (isa()) {
+#if LIEVI_BATCH_X86
     case Isa::avx512:
       return isa_avx512::nodes_isa(args, j0, j1);
     case Isa::avx2:
       return isa_avx2::nodes_isa(args, j0, j1);
+#else
+    case Isa::avx512:
+    case Isa::avx2:
+#endif
     case Isa::sse2:
       break;
   }

@@ -4,6 +4,7 @@
 // orders against RK4 of the pendulum in angle coordinates (planar, damped planar, spherical), a non-quadratic
 // Lagrangian (general inverse-Legendre projection), diagnostics and project_initial.
 #include <gtest/gtest.h>
+#include <Eigen/Geometry>
 
 #include <algorithm>
 #include <chrono>

@@ -41,7 +41,7 @@ std::string beam(const Changes& changes = {}, const std::string& tail = "") {
                                                            {"integrator.dt", "0.01"},
                                                            {"integrator.t_end", "0.1"}};
   for (const auto& [k, v] : changes) {
-    auto it = std::find_if(keys.begin(), keys.end(), [&](const auto& e) { return e.first == k; });
+    auto it = std::find_if(keys.begin(), keys.end(), [&key = k](const auto& e) { return e.first == key; });
     if (it != keys.end())
       it->second = v;
     else

@@ -35,7 +35,7 @@ std::string wave(const Changes& changes = {}) {
   std::vector<std::pair<std::string, std::string>> keys = {
       {"model.type", "\"wave\""}, {"grid.J", "10"}, {"integrator.dt", "0.01"}, {"integrator.t_end", "0.1"}};
   for (const auto& [k, v] : changes) {
-    auto it = std::find_if(keys.begin(), keys.end(), [&](const auto& e) { return e.first == k; });
+    auto it = std::find_if(keys.begin(), keys.end(), [&key = k](const auto& e) { return e.first == key; });
     if (it != keys.end())
       it->second = v;
     else
