@@ -4,7 +4,7 @@ BUILD  := build/$(PRESET)
 DEMO_OUT ?= runs/demo-scenario-b
 DEMO_BEAM_OUT ?= runs/demo-stochastic-spaghetti
 
-.PHONY: all deps configure build test check-sanitize demo bench clean format
+.PHONY: all deps configure build test test-clang check-cross check-sanitize demo bench clean format
 
 all: build
 
@@ -19,6 +19,15 @@ build: configure
 
 test: build
 	ctest --preset $(PRESET)
+
+# AArch64: the library and its core tests cross-compiled (build/aarch64) and run under qemu-user; installs the
+# cross toolchain when it is missing (scripts/cross-aarch64.sh).
+check-cross:
+	bash scripts/cross-aarch64.sh --install
+
+# The whole suite built with Clang (build/clang), as CI runs it after `make test`.
+test-clang:
+	$(MAKE) test PRESET=clang
 
 # ASan + UBSan build of what the `sanitize` test label needs (build/sanitize), then that label: the bad-input
 # corpus, the fuzz driver (60 s) and the short model tests (docs/testing.md). CI samples the corpus:

@@ -86,25 +86,18 @@ LIEVI_NOISE_INLINE double log_kernel(double x) {
 }
 
 // --- cos / sin (pi r / 2), |r| <= 1/2 --------------------------------------------------------------------
-// Taylor coefficients of sin(pi r / 2) = sum_k (-1)^k (pi/2)^(2k+1) r^(2k+1) / (2k+1)! and of
-// cos(pi r / 2) = sum_k (-1)^k (pi/2)^(2k) r^(2k) / (2k)!, computed in long double and rounded once. On
-// |pi r / 2| <= pi/4 the first omitted terms are < 1e-19 (sin, after r^17) and < 4e-21 (cos, after r^18).
-constexpr long double kHalfPiL = 1.570796326794896619231321691639751442L;
-
-template <std::size_t N>
-constexpr std::array<double, N> trig_coefficients(int first_power) {
-  std::array<double, N> c{};
-  long double term = 1.0L;  // (pi/2)^p / p!
-  for (int p = 1; p <= first_power; ++p) term *= kHalfPiL / p;
-  for (std::size_t k = 0; k < N; ++k) {
-    c[k] = static_cast<double>(k % 2 == 0 ? term : -term);
-    const int p = first_power + 2 * static_cast<int>(k);
-    term *= kHalfPiL * kHalfPiL / ((p + 1) * (p + 2));
-  }
-  return c;
-}
-constexpr auto kSin = trig_coefficients<9>(1);   // r, r^3, ..., r^17
-constexpr auto kCos = trig_coefficients<10>(0);  // 1, r^2, ..., r^18
+// Taylor coefficients of sin(pi r / 2) = sum_k (-1)^k (pi/2)^(2k+1) r^(2k+1) / (2k+1)! (r, r^3, ..., r^17) and
+// of cos(pi r / 2) = sum_k (-1)^k (pi/2)^(2k) r^(2k) / (2k)! (1, r^2, ..., r^18), as exact binary literals:
+// the bits of the noise stream must not depend on the platform's long double (80-bit on x86-64, 128-bit on
+// AArch64), in which they were first computed and rounded once (cos_2pi and sin_2pi are tested to <= 2 ulp
+// against libm). On |pi r / 2| <= pi/4 the first omitted terms are < 1e-19 (sin) and < 4e-21 (cos).
+constexpr std::array<double, 9> kSin = {0x1.921fb54442d18p+0,  -0x1.4abbce625be53p-1, 0x1.466bc6775aae2p-4,
+                                        -0x1.32d2cce62bd86p-8, 0x1.50783487ee782p-13, -0x1.e3074fde8871fp-19,
+                                        0x1.e8f434d018d63p-25, -0x1.6fadb9f155744p-31, 0x1.aaec32af93359p-38};
+constexpr std::array<double, 10> kCos = {0x1p+0,                -0x1.3bd3cc9be45dep+0, 0x1.03c1f081b5ac4p-2,
+                                         -0x1.55d3c7e3cbffap-6, 0x1.e1f506891babbp-11, -0x1.a6d1f2a204a8cp-16,
+                                         0x1.f9d38a3763cc3p-22, -0x1.b6e24f44b128fp-28, 0x1.20c62c2f2d7f5p-34,
+                                         -0x1.2a0c591af8314p-41};
 
 /// c[K] + x (c[K+1] + x (... c[N-1])): Horner's rule written out at compile time (no inner loop, so that
 /// the enclosing batch loop vectorises).
@@ -129,12 +122,14 @@ constexpr auto kCosTail = [] {  // kCos[1..9]
 }();
 
 // pi/2 = kHalfPiHi + kHalfPiLo with a 26-bit head, so rh * kHalfPiHi and rl * kHalfPiHi are exact for the
-// 26-bit halves rh, rl of r (Veltkamp split); the tail is ~1e-8 and carries the next 53 bits.
-constexpr double kHalfPiHi = static_cast<double>(static_cast<long long>(kHalfPiL * 0x1.0p25L)) * 0x1.0p-25;
-constexpr double kHalfPiLo = static_cast<double>(kHalfPiL - static_cast<long double>(kHalfPiHi));
+// 26-bit halves rh, rl of r (Veltkamp split). The tail is ~1e-8; its value is fixed with the stream: pi/2 -
+// head as first computed in x86 extended precision, which carries the next 38 bits of pi/2 (so head + tail is
+// pi/2 to about 2^-64 relative, far below the double rounding of the result).
+constexpr double kHalfPiHi = 0x1.921fb5p+0;
+constexpr double kHalfPiLo = 0x1.110b4611a8p-26;
 
 /// sin(pi r / 2) and cos(pi r / 2) for |r| <= 1/2.
-///  - sin = x_hi + (x_lo + r (r^2 P(r^2))), where x_hi + x_lo = (pi/2) r to ~2^-80 relative (x_hi = rh * head
+///  - sin = x_hi + (x_lo + r (r^2 P(r^2))), where x_hi + x_lo = (pi/2) r to ~2^-64 relative (x_hi = rh * head
 ///    exact), so the leading product is not rounded and the only large rounding is the last addition.
 ///  - cos = 1 + r^2 Q(r^2), the last rounding on the leading 1.
 LIEVI_NOISE_INLINE void sincos_half_pi(double r, double& s, double& c) {
