@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make ninja-build pkg-config          # toolchain
-  clang libomp-dev ccache                        # the second compiler of the suite (with its OpenMP); the compile cache
+  clang libomp-dev libclang-rt-14-dev ccache     # the second compiler (its OpenMP, its sanitizers); the compile cache
   libeigen3-dev                                  # fixed-size linear algebra
   libcli11-dev                                   # command line
   libtomlplusplus-dev                            # scenario files

@@ -73,6 +73,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -321,6 +322,10 @@ TEST(BeamStochastic, BeamAtRestMeanEnergyGainMatchesTheStratonovichRate) {
 TEST(BeamStochastic, FramesStayOrthonormalOverOneHundredThousandNoisySteps) {
   const auto t0 = std::chrono::steady_clock::now();
   constexpr int kSteps = 100000;
+  // Cayley keeps R orthogonal exactly; what remains is round-off, which adds up like a random walk,
+  // ~ sqrt(steps) eps = 7e-14 here (GCC gives 8e-14, Clang 1.0e-13). A drift (~ steps eps = 2e-11) would
+  // exceed 4 sqrt(steps) eps = 2.8e-13.
+  const double bound = 4.0 * std::sqrt(static_cast<double>(kSteps)) * std::numeric_limits<double>::epsilon();
   // a J = 4 vertex arc (Table 1), released from rest, common noise Theta = 0.005 on all components
   {
     const Grid grid(Layout::vertex, 4, kTable1Length, End::free, End::free);
@@ -346,8 +351,8 @@ TEST(BeamStochastic, FramesStayOrthonormalOverOneHundredThousandNoisySteps) {
     std::printf("vertex J = 4 arc, 1e5 noisy steps (T = 10 s): max |R^T R - I| = %.2e (final %.2e); end node "
                 "turned up to %.3f rad; momentum map drift %.2e\n",
                 worst, orth_error(st), turn, drift);
-    EXPECT_LE(worst, 1e-13);
-    EXPECT_LE(orth_error(st), 1e-13);
+    EXPECT_LE(worst, bound);
+    EXPECT_LE(orth_error(st), bound);
   }
   // the single node of the Stratonovich check (K = diag(1, 2, 3, 1, 1, 1)), strong noise, dt = 1e-3: T = 100
   {
@@ -374,7 +379,7 @@ TEST(BeamStochastic, FramesStayOrthonormalOverOneHundredThousandNoisySteps) {
                 "~%.0f rad\n",
                 worst, orth_error(st), path_angle);
     EXPECT_GT(path_angle, 50.0);
-    EXPECT_LE(worst, 1e-13);
+    EXPECT_LE(worst, bound);
   }
   std::printf("%.2f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }

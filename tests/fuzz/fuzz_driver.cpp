@@ -39,7 +39,15 @@
 #include <string>
 #include <vector>
 
+// Built with AddressSanitizer: GCC defines __SANITIZE_ADDRESS__, Clang answers __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define LIEVI_FUZZ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LIEVI_FUZZ_ASAN 1
+#endif
+#endif
+#if defined(LIEVI_FUZZ_ASAN)
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -151,7 +159,7 @@ void install_handlers() {
   sa.sa_flags = SA_ONSTACK;
   ::sigemptyset(&sa.sa_mask);
   ::sigaction(SIGALRM, &sa, nullptr);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(LIEVI_FUZZ_ASAN)
   // ASan reports SEGV, stack overflow and the UBSan errors itself; it calls this before it exits.
   __sanitizer_set_death_callback([] { save_current(); });
 #else
@@ -292,7 +300,7 @@ int main(int argc, char** argv) {
   const std::string crash = (opt.findings / "crash.fuzz").string();
   std::snprintf(g_crash_path, sizeof g_crash_path, "%s", crash.c_str());
   install_handlers();
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(LIEVI_FUZZ_ASAN)
   // Eigen allocates with malloc, not operator new: the address space is capped too (4 GiB), so that a huge
   // grid fails its allocation at once (ASan reserves terabytes of shadow, so there ASAN_OPTIONS set
   // max_allocation_size_mb and allocator_may_return_null instead, tests/fuzz/CMakeLists.txt).
