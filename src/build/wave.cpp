@@ -54,12 +54,4 @@ void complete(config::WaveConfig& c) {
   if (c.fields_every == 0 && c.steps > 0 && c.every > 0) c.fields_every = default_fields_every(c.steps, c.every);
 }
 
-long long default_fields_every(long long steps, long long every) {
-  constexpr long long kMaxSnapshots = 1000;
-  const auto snapshots = [&](long long f) { return steps / f + 1 + (steps % f != 0 ? 1 : 0); };
-  long long m = std::max(1LL, steps / (kMaxSnapshots * every));
-  while (snapshots(m * every) > kMaxSnapshots) ++m;
-  return m * every;
-}
-
 }  // namespace lievi::build

@@ -1,16 +1,17 @@
 // The exact-Cayley beam sweeps on packs of nodes (see lievi/models/beam_batch.hpp for what they compute).
 //
-// Every function below is an elementwise computation on GCC vector-extension packs of W doubles: +, -, *, /
+// Every function below is an elementwise computation on GCC/Clang vector-extension packs of W doubles: +, -, *, /
 // and comparisons only (Cayley is rational: no transcendental function), compiled with -ffp-contract=fast
-// (CMakeLists.txt): where the ISA has FMA, GCC fuses the multiply-adds, and it fuses the same products in every
-// instance, so a lane's result is the same IEEE sequence whatever the pack width, whether the pack is full or
-// partial and whatever the other lanes hold (AVX-512 and AVX2 + FMA give the same bits: tested; SSE2, without
-// FMA, differs from them by round-off). Each kernel is compiled three times, for AVX-512 (W = 8), AVX2 + FMA
-// (W = 4) and baseline x86-64 (SSE2, W = 2), and the widest the CPU supports is used (the environment variable
-// LIEVI_BATCH_ISA = sse2 or avx2 caps it at start-up; force_isa sets it, for tests). A partial pack at the end of a range repeats its
-// last node in the unused lanes and stores only the valid ones. Full packs move each item's components in
-// 16-byte pairs and transpose them in registers (load_block, store_block): the arrays are the stepper's AoS
-// storage, and element-by-element gathers and scatters cost more than the arithmetic.
+// under GCC and =on under Clang (CMakeLists.txt): where the ISA has FMA, the compiler fuses the multiply-adds,
+// and it fuses the same products in every instance, so a lane's result is the same IEEE sequence whatever the
+// pack width, whether the pack is full or partial and whatever the other lanes hold (AVX-512 and AVX2 + FMA give
+// the same bits: tested; SSE2, without FMA, differs from them by round-off). On x86-64 each kernel is compiled
+// three times, for AVX-512 (W = 8), AVX2 + FMA (W = 4) and baseline x86-64 (SSE2, W = 2), and the widest the
+// CPU supports is used (the environment variable LIEVI_BATCH_ISA = sse2 or avx2 caps it at start-up; force_isa
+// sets it, for tests); elsewhere only the baseline W = 2 instance exists (NEON on AArch64). A partial pack at
+// the end of a range repeats its last node in the unused lanes and stores only the valid ones. Full packs move
+// each item's components in 16-byte pairs and transpose them in registers (load_block, store_block): the arrays
+// are the stepper's AoS storage, and element-by-element gathers and scatters cost more than the arithmetic.
 #include "lievi/models/beam_batch.hpp"
 
 #include <algorithm>

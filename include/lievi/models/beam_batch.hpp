@@ -7,14 +7,15 @@
 /// point-loaded nodes are left to the generic per-node body (Beam::point_load_nodes).
 ///
 /// The same equations as Beam::post / Beam::pre, Beam::reduced_solve (damping off), Cayley<SE3>::tau,
-/// Beam::transport and Beam::relative, written component-wise on packs of nodes (GCC vector extensions, with
+/// Beam::transport and Beam::relative, written component-wise on packs of nodes (GCC/Clang vector extensions, with
 /// multiply-adds fused where the instruction set has FMA). Each lane's arithmetic does not depend on how the
 /// nodes are grouped, so results are bitwise the same for any thread count. They differ from the generic
 /// (Eigen) path only by round-off (another evaluation order of the same formulas, and the fused products).
 ///
-/// The kernels exist for three instruction sets (packs of 8, 4 and 2 doubles); the widest the CPU supports
-/// is used. AVX-512 and AVX2 (with FMA) fuse the same products and give the same bits; baseline SSE2 has no
-/// FMA, so its results differ from theirs by round-off.
+/// On x86-64 the kernels exist for three instruction sets (packs of 8, 4 and 2 doubles); the widest the CPU
+/// supports is used. AVX-512 and AVX2 (with FMA) fuse the same products and give the same bits; baseline SSE2
+/// has no FMA, so its results differ from theirs by round-off. Elsewhere (AArch64) only the baseline kernel
+/// (packs of 2) is built, and isa_name calls it "baseline".
 ///
 /// Arrays are the stepper's AoS storage seen as doubles: an SE(3) pose as 12 (R column-major, then p; see
 /// lie::SE3::data), an algebra element as 6 (angular part first).
