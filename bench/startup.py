@@ -9,7 +9,8 @@ told apart from outside:
     converted with the CPU clock of /proc/cpuinfo when it is there);
   - the number of shared libraries the program loads (ldd);
   - summary.json's timing of the run itself (timing.integrate_s).
-A SciPy process doing the same 10 steps with solve_ivp (python3 -c, numpy and scipy imported) is timed the
+The floor of any C++ program on the machine is timed the same way: a "hello world" compiled here with
+`c++ -O2` (libstdc++ and libgomp, as lievi), skipped when no compiler is found. A SciPy process doing the same 10 steps with solve_ivp (python3 -c, numpy and scipy imported) is timed the
 same way, for comparison.
 
 Usage: /usr/bin/python3 bench/startup.py [LIEVI_BINARY] [--repeat N]   (default build/release/apps/lievi/lievi,
@@ -19,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -82,6 +84,18 @@ def main():
         print(f"  dynamic loader: {cycles} cycles{ms}; {libs} shared libraries")
     if integrate_s is not None:
         print(f"  the run itself (summary.json timing.integrate_s): {integrate_s * 1e3:.3f} ms")
+    cxx = shutil.which("c++")
+    if cxx:
+        src, exe = os.path.join(out, "hello.cpp"), os.path.join(out, "hello")
+        with open(src, "w") as f:
+            f.write('#include <iostream>\n#include <omp.h>\n'
+                    'int main() { std::cout << "hello " << omp_get_max_threads() << "\\n"; }\n')
+        subprocess.run([cxx, "-O2", "-fopenmp", src, "-o", exe], check=True)
+        hmed, hlo = timed([exe], repeat)
+        print(f"floor: a C++ hello world (libstdc++, libgomp), whole process: median {hmed * 1e3:.2f} ms, "
+              f"min {hlo * 1e3:.2f} ms")
+    else:
+        print("floor: skipped (no c++ compiler)")
     try:
         smed, slo = timed(["/usr/bin/python3", "-c", SCIPY_10_STEPS], max(5, repeat // 5))
         print(f"SciPy (python3 -c, numpy + scipy imported, solve_ivp DOP853, 10 output steps): median "

@@ -1,407 +1,132 @@
 /// @file src/io/fields_h5.cpp
-/// @brief fields.h5 writer and readers with the HDF5 C library (layout: lievi/io/fields_h5.hpp,
-/// docs/outputs.md).
-#include "lievi/io/fields_h5.hpp"
+/// @brief fields.h5 in the library: FieldsH5Writer and the readers forward to lievi's HDF5 module
+/// (liblievi_hdf5.so), opened with dlopen the first time they are used (src/io/fields_h5_backend.hpp says
+/// why). Where the module is looked for, in this order:
+///   1. the path in the environment variable LIEVI_HDF5_MODULE, if set (and nowhere else then);
+///   2. beside the program or shared library that holds this code, and in `../<libdir>/lievi/` from there
+///      (an installed `bin/lievi` finds `lib/lievi/liblievi_hdf5.so` wherever the tree was moved);
+///   3. the install location configured at build time (`<prefix>/<libdir>/lievi/`);
+///   4. the build tree where it was built (for the tests and the build's own `lievi`).
+#include <dlfcn.h>
 
-#include <hdf5.h>
-
-#include <algorithm>
+#include <cstdlib>
+#include <mutex>
 #include <stdexcept>
-#include <string_view>
-#include <utility>
+#include <string>
+#include <system_error>
+#include <vector>
 
+#include "fields_h5_backend.hpp"
 #include "lievi/version.hpp"
+
+#ifndef LIEVI_HDF5_MODULE_NAME
+#error "LIEVI_HDF5_MODULE_NAME, LIEVI_HDF5_MODULE_LIBDIR, _INSTALLED and _BUILT come from CMakeLists.txt"
+#endif
 
 namespace lievi::io {
 
 namespace {
 
-/// Owns one HDF5 identifier and closes it with the matching H5?close.
-class H5Id {
- public:
-  using Closer = herr_t (*)(hid_t);
-  H5Id() = default;
-  H5Id(hid_t id, Closer closer) : id_(id), closer_(closer) {}
-  H5Id(H5Id&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), closer_(o.closer_) {}
-  H5Id& operator=(H5Id&& o) noexcept {
-    if (this != &o) {
-      reset();
-      id_ = std::exchange(o.id_, H5I_INVALID_HID);
-      closer_ = o.closer_;
-    }
-    return *this;
+namespace fs = std::filesystem;
+
+/// Where this code was loaded from (the executable, or a shared library linking lievi statically).
+fs::path this_object_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(&this_object_dir), &info) == 0 || info.dli_fname == nullptr) return {};
+  std::error_code ec;
+  fs::path p = fs::canonical(info.dli_fname, ec);
+  if (ec) {  // a program started by a bare name has dli_fname without its folder
+    p = fs::canonical("/proc/self/exe", ec);
+    if (ec) return {};
   }
-  H5Id(const H5Id&) = delete;
-  H5Id& operator=(const H5Id&) = delete;
-  ~H5Id() { reset(); }
+  return p.parent_path();
+}
 
-  [[nodiscard]] hid_t get() const { return id_; }
-  [[nodiscard]] bool valid() const { return id_ >= 0; }
-  /// Close now; returns the closer's status (0 when there was nothing to close).
-  herr_t reset() {
-    herr_t st = 0;
-    if (id_ >= 0 && closer_) st = closer_(id_);
-    id_ = H5I_INVALID_HID;
-    return st;
+std::vector<fs::path> candidates() {
+  if (const char* e = std::getenv("LIEVI_HDF5_MODULE"); e != nullptr && *e != '\0') return {fs::path(e)};
+  std::vector<fs::path> c;
+  if (const fs::path dir = this_object_dir(); !dir.empty()) {
+    c.push_back(dir / LIEVI_HDF5_MODULE_NAME);
+    c.push_back((dir / ".." / LIEVI_HDF5_MODULE_LIBDIR / "lievi" / LIEVI_HDF5_MODULE_NAME).lexically_normal());
   }
-
- private:
-  hid_t id_ = H5I_INVALID_HID;
-  Closer closer_ = nullptr;
-};
-
-/// Turn off HDF5's printing of its error stack to stderr (we report errors by exceptions).
-void quiet_hdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
-
-/// The innermost message of HDF5's current error stack (then cleared), e.g. "unable to open file: ...".
-std::string hdf5_detail() {
-  std::string msg;
-  H5Ewalk2(
-      H5E_DEFAULT, H5E_WALK_UPWARD,
-      [](unsigned n, const H5E_error2_t* e, void* out) -> herr_t {
-        if (n == 0 && e && e->desc) *static_cast<std::string*>(out) = e->desc;
-        return 0;
-      },
-      &msg);
-  H5Eclear2(H5E_DEFAULT);
-  return msg;
-}
-
-/// "fields.h5 <path>: <call> failed for <dataset>: <hdf5 message>".
-[[noreturn]] void fail(const std::filesystem::path& path, std::string_view dataset, std::string_view call) {
-  std::string m = "fields.h5 " + path.string() + ": " + std::string(call) + " failed";
-  if (!dataset.empty()) m += " for " + std::string(dataset);
-  const std::string d = hdf5_detail();
-  if (!d.empty()) m += ": " + d;
-  throw std::runtime_error(m);
-}
-
-/// Check an hid_t result and wrap it.
-H5Id check_id(hid_t id, H5Id::Closer closer, const std::filesystem::path& path, std::string_view dataset,
-              std::string_view call) {
-  if (id < 0) fail(path, dataset, call);
-  return {id, closer};
-}
-void check(herr_t st, const std::filesystem::path& path, std::string_view dataset, std::string_view call) {
-  if (st < 0) fail(path, dataset, call);
-}
-
-std::string slash(const std::string& name) { return !name.empty() && name.front() == '/' ? name : "/" + name; }
-
-/// Scalar fixed-length UTF-8 string attribute `name` = `value` on object `obj`.
-void write_string_attribute(hid_t obj, const std::string& name, const std::string& value,
-                            const std::filesystem::path& path, std::string_view where) {
-  const std::string ctx = std::string(where) + " (attribute " + name + ")";
-  H5Id type = check_id(H5Tcopy(H5T_C_S1), H5Tclose, path, ctx, "H5Tcopy");
-  check(H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1)), path, ctx, "H5Tset_size");
-  check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), path, ctx, "H5Tset_strpad");
-  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), path, ctx, "H5Tset_cset");
-  H5Id space = check_id(H5Screate(H5S_SCALAR), H5Sclose, path, ctx, "H5Screate");
-  H5Id attr = check_id(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                       H5Aclose, path, ctx, "H5Acreate2");
-  const std::string padded = value.empty() ? std::string(1, '\0') : value;
-  check(H5Awrite(attr.get(), type.get(), padded.data()), path, ctx, "H5Awrite");
-  check(attr.reset(), path, ctx, "H5Aclose");
-}
-
-/// Scalar float64 attribute `name` = `value` on object `obj`.
-void write_double_attribute(hid_t obj, const std::string& name, double value, const std::filesystem::path& path,
-                            std::string_view where) {
-  const std::string ctx = std::string(where) + " (attribute " + name + ")";
-  H5Id space = check_id(H5Screate(H5S_SCALAR), H5Sclose, path, ctx, "H5Screate");
-  H5Id attr = check_id(H5Acreate2(obj, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                       H5Aclose, path, ctx, "H5Acreate2");
-  check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value), path, ctx, "H5Awrite");
-  check(attr.reset(), path, ctx, "H5Aclose");
-}
-
-constexpr std::size_t kSmallChunkBytes = std::size_t{64} << 10;  ///< target chunk size of small fields
-constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;     ///< upper bound of a chunk
-constexpr hsize_t kTimeChunk = 1024;                             ///< values per chunk of /t
-
-/// Chunk dimensions [snapshots, items, comp...] for a per-snapshot shape (see the header).
-std::vector<hsize_t> chunk_dims(const std::vector<std::size_t>& shape) {
-  std::size_t snap = sizeof(double);
-  for (std::size_t d : shape) snap *= d;
-  std::vector<hsize_t> c{1};
-  for (std::size_t d : shape) c.push_back(d);
-  if (snap < kSmallChunkBytes) {
-    c[0] = kSmallChunkBytes / snap;
-  } else if (snap > kMaxChunkBytes && !shape.empty()) {
-    const std::size_t item = snap / shape[0];  // bytes of one item (all its components)
-    c[1] = std::max<std::size_t>(1, kMaxChunkBytes / item);
-  }
+  c.emplace_back(LIEVI_HDF5_MODULE_INSTALLED);
+  c.emplace_back(LIEVI_HDF5_MODULE_BUILT);
   return c;
 }
 
-std::size_t product(const std::vector<std::size_t>& shape) {
-  std::size_t n = 1;
-  for (std::size_t d : shape) n *= d;
-  return n;
-}
-
-void validate(const std::filesystem::path& path, const std::vector<FieldSpec>& fields) {
-  auto bad = [&](const std::string& what) {
-    throw std::runtime_error("fields.h5 " + path.string() + ": " + what);
-  };
-  for (std::size_t f = 0; f < fields.size(); ++f) {
-    const FieldSpec& s = fields[f];
-    if (s.name.empty() || s.name.find('/') != std::string::npos || s.name == "t" || s.name == "s" ||
-        s.name == "." || s.name == "..")
-      bad("invalid field name '" + s.name + "' (non-empty, no '/', not t or s)");
-    for (std::size_t g = 0; g < f; ++g)
-      if (fields[g].name == s.name) bad("duplicate field name '" + s.name + "'");
-    for (std::size_t d : s.shape)
-      if (d == 0) bad("field '" + s.name + "' has a zero extent in its shape");
-    for (std::size_t a = 0; a < s.attributes.size(); ++a) {
-      const std::string& an = s.attributes[a].first;
-      if (an.empty() || an == "description")
-        bad("field '" + s.name + "': invalid attribute name '" + an + "' (non-empty, not description)");
-      for (std::size_t b = 0; b < a; ++b)
-        if (s.attributes[b].first == an) bad("field '" + s.name + "': duplicate attribute '" + an + "'");
+/// Open the module once per process; throws std::runtime_error naming every place tried (and why each
+/// failed when the file was there) when no usable module is found.
+const detail::H5Backend& backend() {
+  static std::once_flag once;
+  static const detail::H5Backend* table = nullptr;
+  static std::string failure;
+  std::call_once(once, [] {
+    std::string tried;
+    for (const fs::path& p : candidates()) {
+      std::error_code ec;
+      if (!fs::exists(p, ec)) {
+        tried += "\n  " + p.string() + " (no such file)";
+        continue;
+      }
+      // Kept open to the end of the process: HDF5 registers its own clean-up at exit.
+      void* h = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (h == nullptr) {
+        const char* why = dlerror();
+        tried += "\n  " + p.string() + " (" + (why ? why : "dlopen failed") + ")";
+        continue;
+      }
+      using Entry = const detail::H5Backend* (*)();
+      auto entry = reinterpret_cast<Entry>(dlsym(h, "lievi_hdf5_backend"));
+      const detail::H5Backend* b = entry ? entry() : nullptr;
+      if (b == nullptr || b->abi != detail::kH5BackendAbi || std::string(b->version) != lievi::version) {
+        tried += "\n  " + p.string() + " (not the module of lievi " + std::string(lievi::version) + ")";
+        continue;
+      }
+      table = b;
+      return;
     }
-  }
-}
-
-/// Open file `path` read-only.
-H5Id open_read(const std::filesystem::path& path) {
-  quiet_hdf5();
-  return check_id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, path, "", "H5Fopen");
-}
-
-/// Open attribute `attribute` of object `dataset` ("/" for the root).
-H5Id open_attribute(hid_t file, const std::filesystem::path& path, const std::string& dataset,
-                    const std::string& attribute, const std::string& ctx) {
-  const std::string obj = slash(dataset);
-  if (H5Aexists_by_name(file, obj.c_str(), attribute.c_str(), H5P_DEFAULT) <= 0)
-    fail(path, ctx, "H5Aexists_by_name (no such object or attribute)");
-  return check_id(H5Aopen_by_name(file, obj.c_str(), attribute.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                  path, ctx, "H5Aopen_by_name");
+    failure = "fields.h5: lievi's HDF5 module " + std::string(LIEVI_HDF5_MODULE_NAME) +
+              " could not be loaded; looked for it in:" + tried +
+              "\nset LIEVI_HDF5_MODULE to the module's path, or set output.fields = false";
+  });
+  if (table == nullptr) throw std::runtime_error(failure);
+  return *table;
 }
 
 }  // namespace
 
-// --- writer -------------------------------------------------------------------------------------
-
 struct FieldsH5Writer::Impl {
-  struct Field {
-    std::string name;  ///< "/phi"
-    std::vector<std::size_t> shape;
-    std::size_t count = 0;  ///< values per snapshot
-    H5Id dset;
-  };
-  std::filesystem::path path;
-  H5Id file;                  // declared first: destroyed (closed) after the datasets
-  H5Id t;
-  std::vector<Field> fields;
-  std::size_t n = 0;
-  bool closed = false;
-
-  /// Create an empty [0, shape...] dataset extendible along axis 0.
-  H5Id create_extendible(const std::string& name, const std::vector<std::size_t>& shape,
-                         const std::vector<hsize_t>& chunk) {
-    std::vector<hsize_t> dims{0}, maxdims{H5S_UNLIMITED};
-    for (std::size_t d : shape) {
-      dims.push_back(d);
-      maxdims.push_back(d);
-    }
-    const int rank = static_cast<int>(dims.size());
-    H5Id space = check_id(H5Screate_simple(rank, dims.data(), maxdims.data()), H5Sclose, path, name,
-                          "H5Screate_simple");
-    H5Id dcpl = check_id(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, name, "H5Pcreate");
-    check(H5Pset_chunk(dcpl.get(), rank, chunk.data()), path, name, "H5Pset_chunk");
-    return check_id(H5Dcreate2(file.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(),
-                               H5P_DEFAULT),
-                    H5Dclose, path, name, "H5Dcreate2");
-  }
-
-  /// Extend `dset` to n + 1 snapshots and write one snapshot of `count` values at index n.
-  void write_snapshot(hid_t dset, const std::string& name, const std::vector<std::size_t>& shape,
-                      const double* values) {
-    std::vector<hsize_t> dims{n + 1}, start{n}, count{1};
-    for (std::size_t d : shape) {
-      dims.push_back(d);
-      start.push_back(0);
-      count.push_back(d);
-    }
-    const int rank = static_cast<int>(dims.size());
-    check(H5Dset_extent(dset, dims.data()), path, name, "H5Dset_extent");
-    H5Id fspace = check_id(H5Dget_space(dset), H5Sclose, path, name, "H5Dget_space");
-    check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr), path,
-          name, "H5Sselect_hyperslab");
-    H5Id mspace = check_id(H5Screate_simple(rank, count.data(), nullptr), H5Sclose, path, name,
-                           "H5Screate_simple");
-    check(H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT, values), path, name,
-          "H5Dwrite");
-  }
+  std::unique_ptr<detail::H5FileWriter> file;
 };
 
 FieldsH5Writer::FieldsH5Writer(const std::filesystem::path& path, std::span<const double> s,
                                std::vector<FieldSpec> fields, const std::string& model)
     : impl_(std::make_unique<Impl>()) {
-  quiet_hdf5();
-  validate(path, fields);
-  Impl& m = *impl_;
-  m.path = path;
-  m.file = check_id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path, "",
-                    "H5Fcreate");
-
-  write_string_attribute(m.file.get(), "lievi_version", lievi::version, path, "/");
-  write_string_attribute(m.file.get(), "model", model, path, "/");
-
-  {  // /s: contiguous, fixed size, written now
-    const hsize_t ns = s.size();
-    H5Id space = check_id(H5Screate_simple(1, &ns, nullptr), H5Sclose, path, "/s", "H5Screate_simple");
-    H5Id ds = check_id(H5Dcreate2(m.file.get(), "/s", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                                  H5P_DEFAULT),
-                       H5Dclose, path, "/s", "H5Dcreate2");
-    if (ns > 0)
-      check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, s.data()), path, "/s",
-            "H5Dwrite");
-    write_string_attribute(ds.get(), "description", "node positions", path, "/s");
-    check(ds.reset(), path, "/s", "H5Dclose");
-  }
-
-  m.t = m.create_extendible("/t", {}, {kTimeChunk});
-  write_string_attribute(m.t.get(), "description", "output times", path, "/t");
-
-  m.fields.reserve(fields.size());
-  for (FieldSpec& spec : fields) {
-    Impl::Field f;
-    f.name = "/" + spec.name;
-    f.shape = std::move(spec.shape);
-    f.count = product(f.shape);
-    f.dset = m.create_extendible(f.name, f.shape, chunk_dims(f.shape));
-    write_string_attribute(f.dset.get(), "description", spec.doc, path, f.name);
-    for (const auto& [an, av] : spec.attributes) write_double_attribute(f.dset.get(), an, av, path, f.name);
-    m.fields.push_back(std::move(f));
-  }
+  impl_->file = backend().create(path, s, std::move(fields), model);
 }
 
-FieldsH5Writer::~FieldsH5Writer() {
-  try {
-    close();
-  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor must not throw; close() reports errors
-  }
-}
+FieldsH5Writer::~FieldsH5Writer() = default;  // the module's writer closes the file, swallowing errors
 
 void FieldsH5Writer::append(double t, std::span<const std::span<const double>> data) {
-  Impl& m = *impl_;
-  if (m.closed) throw std::runtime_error("fields.h5 " + m.path.string() + ": append after close()");
-  if (data.size() != m.fields.size())
-    throw std::runtime_error("fields.h5 " + m.path.string() + ": append got " + std::to_string(data.size()) +
-                             " fields, expected " + std::to_string(m.fields.size()));
-  for (std::size_t f = 0; f < m.fields.size(); ++f)
-    if (data[f].size() != m.fields[f].count)
-      throw std::runtime_error("fields.h5 " + m.path.string() + ": append: field " + m.fields[f].name + " got " +
-                               std::to_string(data[f].size()) + " values, expected " +
-                               std::to_string(m.fields[f].count));
-  quiet_hdf5();
-  for (std::size_t f = 0; f < m.fields.size(); ++f)
-    m.write_snapshot(m.fields[f].dset.get(), m.fields[f].name, m.fields[f].shape, data[f].data());
-  m.write_snapshot(m.t.get(), "/t", {}, &t);  // last: /t lists only complete snapshots
-  ++m.n;
+  impl_->file->append(t, data);
 }
 
-std::size_t FieldsH5Writer::size() const { return impl_->n; }
+std::size_t FieldsH5Writer::size() const { return impl_->file->size(); }
 
-void FieldsH5Writer::close() {
-  Impl& m = *impl_;
-  if (m.closed) return;
-  m.closed = true;  // even if closing fails below, the handles are released (RAII) and not retried
-  quiet_hdf5();
-  bool ok = true;
-  std::string first_failed;
-  auto note = [&](herr_t st, const std::string& what) {
-    if (st < 0 && ok) {
-      ok = false;
-      first_failed = what;
-    }
-  };
-  if (m.file.valid()) note(H5Fflush(m.file.get(), H5F_SCOPE_LOCAL), "H5Fflush");
-  for (auto& f : m.fields) note(f.dset.reset(), "H5Dclose " + f.name);
-  note(m.t.reset(), "H5Dclose /t");
-  note(m.file.reset(), "H5Fclose");
-  if (!ok) fail(m.path, "", first_failed);
-}
-
-// --- readers ------------------------------------------------------------------------------------
+void FieldsH5Writer::close() { impl_->file->close(); }
 
 H5Array read_h5_dataset(const std::filesystem::path& path, const std::string& name) {
-  const std::string ds_name = slash(name);
-  H5Id file = open_read(path);
-  if (H5Lexists(file.get(), ds_name.c_str(), H5P_DEFAULT) <= 0) fail(path, ds_name, "H5Lexists (no such dataset)");
-  H5Id ds = check_id(H5Dopen2(file.get(), ds_name.c_str(), H5P_DEFAULT), H5Dclose, path, ds_name, "H5Dopen2");
-  H5Id space = check_id(H5Dget_space(ds.get()), H5Sclose, path, ds_name, "H5Dget_space");
-  const int rank = H5Sget_simple_extent_ndims(space.get());
-  if (rank < 0) fail(path, ds_name, "H5Sget_simple_extent_ndims");
-  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-  if (rank > 0 && H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0)
-    fail(path, ds_name, "H5Sget_simple_extent_dims");
-  H5Array a;
-  std::size_t n = 1;
-  for (hsize_t d : dims) {
-    a.shape.push_back(static_cast<std::size_t>(d));
-    n *= static_cast<std::size_t>(d);
-  }
-  a.data.resize(n);
-  if (n > 0)
-    check(H5Dread(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.data.data()), path, ds_name,
-          "H5Dread");
-  return a;
+  return backend().read_dataset(path, name);
 }
 
 double read_h5_attribute(const std::filesystem::path& path, const std::string& dataset,
                          const std::string& attribute) {
-  const std::string ctx = slash(dataset) + " (attribute " + attribute + ")";
-  H5Id file = open_read(path);
-  H5Id attr = open_attribute(file.get(), path, dataset, attribute, ctx);
-  H5Id space = check_id(H5Aget_space(attr.get()), H5Sclose, path, ctx, "H5Aget_space");
-  if (H5Sget_simple_extent_npoints(space.get()) != 1)
-    throw std::runtime_error("fields.h5 " + path.string() + ": " + ctx + " is not a single value");
-  H5Id type = check_id(H5Aget_type(attr.get()), H5Tclose, path, ctx, "H5Aget_type");
-  const H5T_class_t cls = H5Tget_class(type.get());
-  if (cls != H5T_FLOAT && cls != H5T_INTEGER)
-    throw std::runtime_error("fields.h5 " + path.string() + ": " + ctx + " is not a number");
-  double v = 0;
-  check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), path, ctx, "H5Aread");
-  return v;
+  return backend().read_attribute(path, dataset, attribute);
 }
 
 std::string read_h5_string_attribute(const std::filesystem::path& path, const std::string& dataset,
                                      const std::string& attribute) {
-  const std::string ctx = slash(dataset) + " (attribute " + attribute + ")";
-  H5Id file = open_read(path);
-  H5Id attr = open_attribute(file.get(), path, dataset, attribute, ctx);
-  H5Id space = check_id(H5Aget_space(attr.get()), H5Sclose, path, ctx, "H5Aget_space");
-  if (H5Sget_simple_extent_npoints(space.get()) != 1)
-    throw std::runtime_error("fields.h5 " + path.string() + ": " + ctx + " is not a single value");
-  H5Id type = check_id(H5Aget_type(attr.get()), H5Tclose, path, ctx, "H5Aget_type");
-  if (H5Tget_class(type.get()) != H5T_STRING)
-    throw std::runtime_error("fields.h5 " + path.string() + ": " + ctx + " is not a string");
-  const htri_t vlen = H5Tis_variable_str(type.get());
-  if (vlen < 0) fail(path, ctx, "H5Tis_variable_str");
-  std::string out;
-  if (vlen > 0) {
-    H5Id mtype = check_id(H5Tcopy(H5T_C_S1), H5Tclose, path, ctx, "H5Tcopy");
-    check(H5Tset_size(mtype.get(), H5T_VARIABLE), path, ctx, "H5Tset_size");
-    check(H5Tset_cset(mtype.get(), H5Tget_cset(type.get())), path, ctx, "H5Tset_cset");
-    char* p = nullptr;
-    check(H5Aread(attr.get(), mtype.get(), &p), path, ctx, "H5Aread");
-    if (p) {
-      out = p;
-      H5free_memory(p);
-    }
-  } else {
-    const std::size_t size = H5Tget_size(type.get());
-    if (size == 0) fail(path, ctx, "H5Tget_size");
-    out.assign(size, '\0');
-    check(H5Aread(attr.get(), type.get(), out.data()), path, ctx, "H5Aread");
-    while (!out.empty() && out.back() == '\0') out.pop_back();
-    // a NULLTERM string may carry garbage after its terminator
-    if (const auto z = out.find('\0'); z != std::string::npos) out.resize(z);
-  }
-  return out;
+  return backend().read_string_attribute(path, dataset, attribute);
 }
 
 }  // namespace lievi::io

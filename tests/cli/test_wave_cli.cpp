@@ -168,3 +168,34 @@ TEST(WaveCli, UnstableStepRefusedOrFailsWithNode) {
   EXPECT_NE(r.err.find("noise"), std::string::npos);
   EXPECT_FALSE(fs::exists(cwd / "z"));
 }
+
+// fields.h5 is written by lievi's HDF5 module, opened only when a run writes it: without the module a run
+// with output.fields = false succeeds, and one with fields.h5 stops (exit 1, nothing in --out) naming where
+// it looked and what to do.
+TEST(WaveCli, Hdf5ModuleIsNeededOnlyForFieldsH5) {
+  const fs::path cwd = fresh_dir(tmp, "h5module");
+  const std::string missing = "LIEVI_HDF5_MODULE=" + (cwd / "no-such-module.so").string();
+  const std::vector<std::string> base = {"run", examples + "deterministic.toml", "--set", "integrator.t_end=0.01",
+                                         "--set", "output.plots=false"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  const auto off = cli(cwd, with({"--out", "off", "--set", "output.fields=false"}), missing);
+  EXPECT_EQ(off.code, 0) << off.err;
+  EXPECT_TRUE(fs::exists(cwd / "off" / "series.csv"));
+  EXPECT_FALSE(fs::exists(cwd / "off" / "fields.h5"));
+
+  const auto on = cli(cwd, with({"--out", "on"}), missing);
+  EXPECT_EQ(on.code, 1) << on.err;
+  EXPECT_NE(on.err.find("HDF5 module"), std::string::npos) << on.err;
+  EXPECT_NE(on.err.find("no-such-module.so (no such file)"), std::string::npos) << on.err;
+  EXPECT_NE(on.err.find("LIEVI_HDF5_MODULE"), std::string::npos) << on.err;
+  EXPECT_NE(on.err.find("output.fields = false"), std::string::npos) << on.err;
+  EXPECT_FALSE(fs::exists(cwd / "on"));
+
+  const auto found = cli(cwd, with({"--out", "found"}));  // the module of this build, found by itself
+  EXPECT_EQ(found.code, 0) << found.err;
+  EXPECT_EQ(lievi::io::read_h5_dataset(cwd / "found" / "fields.h5", "t").shape.size(), 1u);
+}

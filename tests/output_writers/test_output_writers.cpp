@@ -455,6 +455,33 @@ TEST_F(OutputWritersFieldsH5, ReadingMissingFileDatasetOrAttributeThrows) {
   expect_msg([&] { (void)lievi::io::read_h5_string_attribute(p, "phi", "time_offset"); }, "not a string");
 }
 
+namespace {
+/// Whether a shared object whose file name contains `name` is mapped into this process.
+bool mapped(const std::string& name) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find(name) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+// HDF5 is loaded with lievi's module the first time fields.h5 is used, not when the program starts (the
+// start-up cost of its thirty libraries, docs/performance.md). Each TEST runs in a process of its own under
+// ctest (gtest_discover_tests), so nothing has touched fields.h5 before this one.
+TEST_F(OutputWritersFieldsH5, Hdf5IsLoadedOnlyWhenFieldsH5IsUsed) {
+  if (!std::ifstream("/proc/self/maps")) GTEST_SKIP() << "no /proc/self/maps";
+  if (::testing::UnitTest::GetInstance()->test_to_run_count() != 1)
+    GTEST_SKIP() << "needs a process of its own (run it alone, as ctest does)";
+  ASSERT_FALSE(mapped("libhdf5")) << "HDF5 is linked into the program";
+  ASSERT_FALSE(mapped("liblievi_hdf5"));
+  const fs::path p = dir_ / "fields.h5";
+  const Sample a = write_sample(p);
+  EXPECT_TRUE(mapped("liblievi_hdf5"));
+  EXPECT_TRUE(mapped("libhdf5"));
+  expect_bits(lievi::io::read_h5_dataset(p, "t").data, a.t, "t");
+}
+
 #else  // built without HDF5: the stub throws
 
 TEST(OutputWritersFieldsH5, WithoutHdf5EveryEntryPointThrows) {
