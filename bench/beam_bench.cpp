@@ -206,7 +206,7 @@ void BM_Memory(benchmark::State& state) {
     benchmark::DoNotOptimize(s.g().data());
     measured = static_cast<double>(after - before) / static_cast<double>(J + 1);
   }
-  // + the batched sweeps' diagonal copies: K_11 .. K_44 per node, diag P per segment (Beam::prepare_batch)
+  // + the batched sweeps' diagonal copies: K_11 .. K_44 per node, diag P per segment (Beam::batch_sweeps)
   constexpr double per_node = sizeof(SE3) + 3 * sizeof(Vec6) + 2 * sizeof(double) + sizeof(int) + sizeof(double) +
                               sizeof(Mat6) + sizeof(double) + 4 * sizeof(double);
   constexpr double per_segment = 3 * sizeof(Vec6) + sizeof(Mat6) + sizeof(Vec6) + 6 * sizeof(double);

@@ -164,42 +164,53 @@ TEST(BeamBatch, UsedExactlyWhereItApplies) {
   EXPECT_FALSE(make(rod, true, approx).batched());
   // models the batch does not cover: damping, point loads, a non-diagonal stiffness, the exp retraction
   Beam<> b = Beam<>::uniform(table1(), 5, 4);
-  EXPECT_TRUE(b.prepare_batch());
-  EXPECT_TRUE(b.batch_uniform_nodes && b.batch_uniform_segments);
-  EXPECT_TRUE(b.batch_node_matches_interior(4));
+  {
+    const auto bt = b.batch_sweeps();
+    ASSERT_TRUE(bt);
+    EXPECT_TRUE(bt->uniform_nodes && bt->uniform_segments);
+    EXPECT_TRUE(bt->node_matches_interior(b, 4));
+  }
   {  // per-item data when the properties vary (end nodes may differ: node 0 is not batched, the last node joins
      // a broadcasting batch only if it matches the interior)
     Beam<> t = b;
     t.K_node[0] *= 2.0;
     t.rhoA_node[4] *= 2.0;
-    EXPECT_TRUE(t.prepare_batch());
-    EXPECT_TRUE(t.batch_uniform_nodes);
-    EXPECT_FALSE(t.batch_node_matches_interior(4));
-    EXPECT_TRUE(t.batch_node_matches_interior(3));
+    auto bt = t.batch_sweeps();
+    ASSERT_TRUE(bt);
+    EXPECT_TRUE(bt->uniform_nodes);
+    EXPECT_FALSE(bt->node_matches_interior(t, 4));
+    EXPECT_TRUE(bt->node_matches_interior(t, 3));
     t.rhoA_node[2] *= 2.0;
     t.E_seg[3][1] = 0.1;
-    EXPECT_TRUE(t.prepare_batch());
-    EXPECT_FALSE(t.batch_uniform_nodes);
-    EXPECT_FALSE(t.batch_uniform_segments);
+    bt = t.batch_sweeps();
+    ASSERT_TRUE(bt);
+    EXPECT_FALSE(bt->uniform_nodes);
+    EXPECT_FALSE(bt->uniform_segments);
   }
   b.set_damping(0.1, 0.1);
-  EXPECT_FALSE(b.prepare_batch());
+  EXPECT_FALSE(b.batch_sweeps());
   b.set_damping(0, 0);
   b.point_load = [](std::ptrdiff_t, const SE3&, double) { return Vec6(Vec6::Zero()); };
-  EXPECT_FALSE(b.prepare_batch());  // point loads on every node
-  b.point_load_nodes = {1, 3};      // on listed nodes only: those by the generic body, the rest batched
-  EXPECT_TRUE(b.prepare_batch());
-  EXPECT_EQ(b.batch_generic_nodes(), b.point_load_nodes);
+  EXPECT_FALSE(b.batch_sweeps());  // point loads on every node
+  b.point_load_nodes = {1, 3};     // on listed nodes only: those by the generic body, the rest batched
+  ASSERT_TRUE(b.batch_sweeps());
+  EXPECT_EQ(b.batch_sweeps()->generic_nodes, b.point_load_nodes);
   for (const std::vector<std::ptrdiff_t>& bad : {std::vector<std::ptrdiff_t>{3, 1}, {1, 1}, {-1}, {5}}) {
     b.point_load_nodes = bad;  // not increasing, repeated, not a node of the 5
-    EXPECT_THROW((void)b.prepare_batch(), std::invalid_argument);
+    EXPECT_THROW((void)b.batch_sweeps(), std::invalid_argument);
   }
   b.point_load_nodes.clear();
   b.point_load = nullptr;
   b.P_seg[2](0, 1) = b.P_seg[2](1, 0) = 1.0;
-  EXPECT_FALSE(b.prepare_batch());
+  EXPECT_FALSE(b.batch_sweeps());
   Beam<lievi::lie::Exp<SE3>> e = Beam<lievi::lie::Exp<SE3>>::uniform(table1(), 5, 4);
-  EXPECT_FALSE(e.prepare_batch());
+  EXPECT_FALSE(e.batch_sweeps());
+  // the sweep policy is fixed when the stepper is built
+  EXPECT_EQ(make(rod, true).sweep(), lievi::field::Sweep::batched);
+  EXPECT_EQ(make(rod, false).sweep(), lievi::field::Sweep::lie);
+  Stepper::Options ref;
+  ref.reference_solve = true;
+  EXPECT_EQ(make(rod, true, ref).sweep(), lievi::field::Sweep::lie);
 }
 
 TEST(BeamBatch, PointLoadsActOnTheListedNodesOnly) {

@@ -40,6 +40,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -48,6 +49,7 @@
 #include "lievi/core/attributes.hpp"
 #include "lievi/core/tolerances.hpp"
 #include "lievi/field/grid.hpp"
+#include "lievi/field/model.hpp"
 #include "lievi/field/noise_field.hpp"
 #include "lievi/field/options.hpp"
 #include "lievi/field/staggered.hpp"
@@ -187,7 +189,20 @@ struct LevelEnergy {
   [[nodiscard]] double E_c() const { return 0.5 * (kinetic_before + kinetic_after) + potential; }
 };
 
-template <class Model, class Noise = TypeI>
+/// The Batch type of a model with batched sweeps (an empty placeholder for the others).
+template <class Model>
+struct BatchOf {
+  struct type {};
+};
+template <BatchedFieldModel Model>
+struct BatchOf<Model> {
+  using type = typename Model::Batch;
+};
+
+/// The stepper over a field model (lievi/field/model.hpp says what a model gives it). Its sweep policy
+/// (Sweep: abelian, lie or batched) is chosen once, when it is built; the batched sweeps' caches (the model's
+/// Batch) live in its workspace, not in the model.
+template <FieldModel Model, class Noise = TypeI>
 class StaggeredStepper {
  public:
   using Algebra = typename Model::Algebra;
@@ -202,10 +217,14 @@ class StaggeredStepper {
     /// Non-abelian local solve (docs/theory/beam.md "Local solve"): stop when
     /// |F|_inf <= lie_tol max(|M|_inf, model momentum scale).
     double lie_tol = 1e-13;
-    /// Use the model's batched (vectorised across nodes) sweeps where they apply (Beam::prepare_batch: the
+    /// Use the model's batched (vectorised across nodes) sweeps where they apply (Beam::batch_sweeps: the
     /// exact variant with Type-I noise). The same equations; results differ from the
     /// generic path by round-off only, and are bitwise the same for any thread count either way.
     bool batched = true;
+    /// Non-abelian models: solve every node with the reference Newton iteration (the full Jacobian, LU), not
+    /// the model's faster solves of the same equation (newton_correction, reduced_solve, the batched node
+    /// sweep); for tests that check those against it, and to rule them out when a run looks wrong.
+    bool reference_solve = false;
   };
 
   StaggeredStepper(Model model, Grid grid, Options options, NoiseField<Algebra> noise = {}, Noise potential = {})
@@ -246,15 +265,23 @@ class StaggeredStepper {
     partial_.resize(static_cast<std::size_t>((std::max(n, grid_.n_segments()) + kBlock - 1) / kBlock));
     if constexpr (requires { model_.has_reduced_solve(std::ptrdiff_t{0}); }) {
       reduced_.resize(static_cast<std::size_t>(n));
-      for (std::ptrdiff_t j = 0; j < n; ++j) reduced_[static_cast<std::size_t>(j)] = model_.has_reduced_solve(j) ? 1 : 0;
+      for (std::ptrdiff_t j = 0; j < n; ++j)
+        reduced_[static_cast<std::size_t>(j)] = !opt_.reference_solve && model_.has_reduced_solve(j) ? 1 : 0;
     }
-    if constexpr (requires { model_.prepare_batch(); }) {
-      batch_ = opt_.batched && !Noise::is_type_ii && opt_.variant == Variant::exact && model_.prepare_batch();
-      if (batch_ && noise_.mode() == NoiseMode::modes) theta_node_.assign(n, Model::zero());
-      // the last node joins the batched node sweep when it is solved (a free or periodic end) and, if the sweep
-      // broadcasts the interior values, has them
-      batch_last_ = batch_ && n > 2 && !grid_.driven(NodeIndex{n - 1}) &&
-                    (!model_.batch_uniform_nodes || model_.batch_node_matches_interior(static_cast<std::size_t>(n - 1)));
+    sweep_ = Model::is_abelian ? Sweep::abelian : Sweep::lie;
+    if constexpr (BatchedFieldModel<Model>) {
+      if (opt_.batched && !opt_.reference_solve && !Noise::is_type_ii && opt_.variant == Variant::exact)
+        batch_ = model_.batch_sweeps();
+      else
+        (void)model_.batch_sweeps();  // its checks of the model apply whichever sweep is used
+      if (batch_) {
+        sweep_ = Sweep::batched;
+        if (noise_.mode() == NoiseMode::modes) theta_node_.assign(n, Model::zero());
+        // the last node joins the batched node sweep when it is solved (a free or periodic end) and, if the
+        // sweep broadcasts the interior values, has them
+        batch_last_ = n > 2 && !grid_.driven(NodeIndex{n - 1}) &&
+                      (!batch_->uniform_nodes || batch_->node_matches_interior(model_, static_cast<std::size_t>(n - 1)));
+      }
     }
   }
 
@@ -296,7 +323,9 @@ class StaggeredStepper {
           zeta_[J] = Model::zero();
           continue;
         }
-        zeta_[J] = zeta0[J] - model_.velocity(j, Algebra(half * inv_w_[static_cast<std::size_t>(j)] * force(J)));
+        Algebra f = force(J);
+        if constexpr (kNodeLoad) f += model_.load(j, g_[J], 0.0, w_[static_cast<std::size_t>(j)]);
+        zeta_[J] = zeta0[J] - model_.velocity(j, Algebra(half * inv_w_[static_cast<std::size_t>(j)] * f));
       }
     }
   }
@@ -371,8 +400,10 @@ class StaggeredStepper {
   /// a free or periodic last node: their strains do not need them).
   [[nodiscard]] const HalfStepField<Algebra>& increments() const { return A_; }
   [[nodiscard]] const SegmentField<Algebra>& gamma() const { return gamma_; }
+  /// How the steps sweep (chosen when the stepper was built).
+  [[nodiscard]] Sweep sweep() const { return sweep_; }
   /// Whether the steps use the model's batched sweeps (Options::batched).
-  [[nodiscard]] bool batched() const { return batch_; }
+  [[nodiscard]] bool batched() const { return sweep_ == Sweep::batched; }
   /// Non-abelian models: the transported pre-momentum M~_j^n = T^+_{A^{n-1}} mu^{n-1/2} (docs/theory/beam.md,
   /// "Discrete Euler-Poincaré equations").
   [[nodiscard]] const NodeField<Algebra>& pre_momentum() const { return Mt_; }
@@ -393,12 +424,24 @@ class StaggeredStepper {
       return w_[static_cast<std::size_t>(j)] * model_.kinetic_density(j, z[j]);
     });
   }
-  /// V^n = sum_segments ds ½ <gamma - E, P (gamma - E)> (ghost segments carry none).
+  /// V^n = sum_segments ds ½ <gamma - E, P (gamma - E)> (ghost segments carry none), plus
+  /// sum_nodes w_j V(g_j) for an abelian model with an on-site potential (onsite_density).
   [[nodiscard]] double potential() {
     const Algebra* y = gamma_.data();
     const double ds = grid_.ds();
-    return fixed_order_sum(grid_.n_segments(), [&](std::ptrdiff_t e) { return ds * model_.potential_density(e, y[e]); });
+    double v = fixed_order_sum(grid_.n_segments(), [&](std::ptrdiff_t e) { return ds * model_.potential_density(e, y[e]); });
+    if constexpr (Model::is_abelian && requires { model_.onsite_density(std::ptrdiff_t{0}, g_[NodeIndex{0}]); }) {
+      const Config* g = g_.data();
+      v += fixed_order_sum(grid_.n_nodes(), [&](std::ptrdiff_t j) {
+        return w_[static_cast<std::size_t>(j)] * model_.onsite_density(j, g[j]);
+      });
+    }
+    return v;
   }
+
+  /// An abelian model's optional external (e.g. on-site) force on the nodes, load(j, g, t, w).
+  static constexpr bool kNodeLoad =
+      Model::is_abelian && requires(const Model m, const Config& c) { m.load(std::ptrdiff_t{0}, c, 0.0, 0.0); };
 
   /// Nodes per block of the fixed-order sums and of the parallel loops' grain.
   static constexpr std::ptrdiff_t kBlock = 2048;
@@ -437,9 +480,11 @@ class StaggeredStepper {
       // The exact variant's strains come from the configurations, so the increments A are stored only for
       // `approx` (one write stream less per node-step; increments() is then not kept up to date).
       const bool keep_A = opt_.variant == Variant::approx;
+      [[maybe_unused]] const double t = static_cast<double>(n_) * dt, w_in = w_[1 < n - 1 ? 1 : 0];
       auto sweep = [&](auto theta_of) {
         return parallel_any_simd(1, n - 1, 8 * kBlock, [&](std::ptrdiff_t j) {
-          const Algebra M = model_.momentum(j, z[j]) + dt_ds * (model_.stress(j, y[j]) - model_.stress(j - 1, y[j - 1]));
+          Algebra M = model_.momentum(j, z[j]) + dt_ds * (model_.stress(j, y[j]) - model_.stress(j - 1, y[j - 1]));
+          if constexpr (kNodeLoad) M += dt_ds * model_.load(j, g[j], t, w_in);
           const Algebra zj = model_.velocity(j, M);
           const Algebra a = Algebra(dt * zj + theta_of(j));
           z[j] = zj;
@@ -450,7 +495,7 @@ class StaggeredStepper {
       };
       bool any_bad = false;
       bool done = false;
-      if constexpr (std::is_same_v<Algebra, double>) {
+      if constexpr (std::is_same_v<Algebra, double> && !kNodeLoad) {
         // the scalar field (the wave equation): a dedicated loop that GCC vectorises, same arithmetic
         if (mode != NoiseMode::modes && n > 2) {
           const double* dw = mode == NoiseMode::independent ? dW : nullptr;
@@ -494,7 +539,9 @@ class StaggeredStepper {
           A[j] = Model::zero();
           continue;
         }
-        const Algebra M = model_.momentum(j, z[j]) + iw[j] * dt * force(J);
+        Algebra f = force(J);
+        if constexpr (kNodeLoad) f += model_.load(j, g[j], t, w_[static_cast<std::size_t>(j)]);
+        const Algebra M = model_.momentum(j, z[j]) + iw[j] * dt * f;
         const Algebra zj = model_.velocity(j, M);
         const Algebra a = Algebra(dt * zj + noise_.theta(j));
         z[j] = zj;
@@ -515,7 +562,9 @@ class StaggeredStepper {
           A[j] = 0.0;
           continue;
         }
-        const double M = model_.momentum(j, z[j]) + iw[j] * dt * force(J);
+        double f = force(J);
+        if constexpr (kNodeLoad) f += model_.load(j, g[j], static_cast<double>(n_) * dt, w_[static_cast<std::size_t>(j)]);
+        const double M = model_.momentum(j, z[j]) + iw[j] * dt * f;
         const double dW = noise_.dW(j), K = model_.momentum(j, 1.0);
         double zj = model_.velocity(j, M), res = 0.0;
         int it = 0;
@@ -562,10 +611,10 @@ class StaggeredStepper {
     Algebra* fm = fm_.data();
     Algebra* fp = fp_.data();
     const bool approx = opt_.variant == Variant::approx;
-    if constexpr (requires { model_.prepare_batch(); }) {
-      if (batch_) {
+    if constexpr (BatchedFieldModel<Model>) {
+      if (sweep_ == Sweep::batched) {
         parallel_chunks(0, grid_.n_segments(), kBlock / 4, kBatchChunk,
-                        [&](std::ptrdiff_t b, std::ptrdiff_t e) { model_.batch_stresses(b, e, ds, y, fm, fp); });
+                        [&](std::ptrdiff_t b, std::ptrdiff_t e) { batch_->stresses(model_, b, e, ds, y, fm, fp); });
         return;
       }
     }
@@ -674,11 +723,14 @@ class StaggeredStepper {
           break;
         }
         if (it == opt_.newton_maxit) break;
-        if (!approx && !Noise::is_type_ii) {
-          zeta -= model_.newton_correction(j, a, mu, dt, F);
-          continue;
+        if constexpr (!Noise::is_type_ii && requires { model_.newton_correction(j, a, mu, dt, F); }) {
+          if (!approx && !opt_.reference_solve) {
+            zeta -= model_.newton_correction(j, a, mu, dt, F);
+            continue;
+          }
         }
-        const auto& K = model_.K_node[static_cast<std::size_t>(j)];
+        // the reference: Newton on the full Jacobian, by LU
+        const typename Model::Matrix K = model_.inertia(j);
         typename Model::Matrix dA = Model::Matrix::Identity() * dt;
         typename Model::Matrix Jac = Model::post_dmu(a, approx) * K;
         if constexpr (Noise::is_type_ii) {
@@ -686,7 +738,7 @@ class StaggeredStepper {
           Jac += dW * (pot_.phi.d2phi_dg_dmu(j, g[j], mu) * K);
         }
         Jac += Model::post_dx(a, mu, approx) * dA;
-        if (damped) Jac += (0.5 * dt) * model_.D_node[static_cast<std::size_t>(j)];
+        if (damped) Jac += (0.5 * dt) * model_.damping_matrix(j);
         zeta -= Jac.partialPivLu().solve(F);
       }
       if (!ok) {
@@ -710,8 +762,8 @@ class StaggeredStepper {
       Mt[j] = approx ? Model::pre_approx(a, mu) : Model::transport(h, M);
     };
     bool batched = false;
-    if constexpr (requires { model_.prepare_batch(); }) {
-      if (batch_ && n > 2) {
+    if constexpr (BatchedFieldModel<Model>) {
+      if (sweep_ == Sweep::batched && n > 2) {
         // interior nodes 1 .. n-2 (weight ds, never driven) batched, and the last node when it is solved
         // (batch_last_, with its own weight); node 0 and a driven last node by the generic body
         const NoiseMode mode = noise_.mode();
@@ -725,14 +777,14 @@ class StaggeredStepper {
         const std::ptrdiff_t end = batch_last_ ? n - 1 : -1;
         const double dt_w_end = batch_last_ ? dt / w_[static_cast<std::size_t>(n - 1)] : 0.0;
         // point-loaded nodes (increasing) by the generic body, where they fall in a chunk
-        const std::vector<std::ptrdiff_t>& loaded = model_.batch_generic_nodes();
+        const std::vector<std::ptrdiff_t>& loaded = batch_->generic_nodes;
         parallel_chunks(1, batch_last_ ? n : n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
           if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
             for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
           // A is not stored at the batched nodes: the exact variant's strains come from the configurations
           auto batch = [&](std::ptrdiff_t j0, std::ptrdiff_t j1) {
             if (j0 < j1)
-              model_.batch_nodes(j0, j1, g, z, nullptr, Mt, fm_.data(), fp_.data(),
+              batch_->nodes(model_, j0, j1, g, z, nullptr, Mt, fm_.data(), fp_.data(),
                                  mode == NoiseMode::common ? &theta_c : nullptr, tn, dW, amp, dt, dt_w, opt_.lie_tol,
                                  opt_.newton_maxit, itp, rp, end, dt_w_end);
           };
@@ -792,20 +844,18 @@ class StaggeredStepper {
     auto far = [&](std::ptrdiff_t e) { return e + 1 == n ? model_.wrapped(g[0]) : g[e + 1]; };
     auto one = [&](std::ptrdiff_t e) LIEVI_FLATTEN {
       const Config h = far(e);
-      if constexpr (std::is_same_v<typename Model::Ret, lie::Cayley<lie::SE3>>) {
-        if (!(Model::cayley_margin(g[e], h) >= tol::cayley_margin)) return true;
-      }
+      if (!(Model::retraction_margin(g[e], h) >= tol::cayley_margin)) return true;
       y[e] = inv_ds * Model::relative(g[e], h);
       return !finite(y[e]);
     };
     bool bad = false;
     bool batched = false;
-    if constexpr (requires { model_.prepare_batch(); }) {
-      if (batch_) {
+    if constexpr (BatchedFieldModel<Model>) {
+      if (sweep_ == Sweep::batched) {
         // segments e -> e + 1 batched; a periodic grid's closing segment (to closure g_0) by the generic body
         const std::ptrdiff_t inner = std::min(m, n - 1);
         bad = parallel_chunks_any(0, inner, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-          return model_.batch_strains(b, e, inv_ds, g, y);
+          return batch_->strains(b, e, inv_ds, g, y);
         });
         for (std::ptrdiff_t e = inner; e < m; ++e) bad |= one(e);
         batched = true;
@@ -817,7 +867,7 @@ class StaggeredStepper {
     r.ok = false;
     for (std::ptrdiff_t e = 0; e < m; ++e) {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
-      const double margin = Model::cayley_margin(g[e], far(e));
+      const double margin = Model::retraction_margin(g[e], far(e));
       if (!(margin >= tol::cayley_margin) || !finite(y[e])) {
         r.node = e;
         r.message = !(margin >= tol::cayley_margin) ? "segment " + std::to_string(e) + " (nodes " + std::to_string(e) + ", " +
@@ -965,7 +1015,9 @@ class StaggeredStepper {
   SegmentField<Algebra> fm_, fp_;
   std::vector<int> its_;
   std::vector<char> reduced_;  ///< per node: the model's reduced local solve applies (fixed by the model)
-  bool batch_ = false;         ///< the model's batched sweeps are used (see Options::batched)
+  Sweep sweep_ = Sweep::lie;   ///< chosen by the constructor
+  /// The model's batched sweeps with their caches, when sweep_ is Sweep::batched.
+  std::optional<typename BatchOf<Model>::type> batch_;
   bool batch_last_ = false;    ///< the last node is solved in the batched node sweep (see the constructor)
   NodeField<Algebra> theta_node_;  ///< batched sweeps with noise modes: theta_j of the step
   std::vector<double> res_;

@@ -31,6 +31,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -124,7 +126,7 @@ struct Beam {
   /// configuration; empty = none. (Dead loads transform spatial wrenches with R^T here.)
   std::function<Vec6(std::ptrdiff_t j, const SE3& g, double t)> point_load;
   /// The nodes point_load acts on, strictly increasing (empty: every node). When given, point_load is called at
-  /// these nodes only, on every path, and the batched node sweep solves the other nodes (prepare_batch checks
+  /// these nodes only, on every path, and the batched node sweep solves the other nodes (batch_sweeps checks
   /// the list and throws std::invalid_argument if it is not increasing or names a node the beam does not have).
   std::vector<std::ptrdiff_t> point_load_nodes;
   double momentum_scale = 1.0;  ///< a momentum scale of the run (Newton's absolute floor, docs/theory/beam.md)
@@ -135,23 +137,81 @@ struct Beam {
   /// Pose of a prescribed end node j at time t (needed when the grid has a prescribed end).
   std::function<SE3(std::ptrdiff_t j, double t)> prescribed_pose;
 
-  /// Diagonal data of the batched kernels (models/beam_batch.hpp), filled by prepare_batch: per node K_11,
-  /// K_22, K_33, K_44; per segment the diagonal of P.
-  std::vector<double> batch_k4, batch_p6;
-  /// Set by prepare_batch: the interior nodes 1 .. n-2 have equal K and rho A (batch_uniform_nodes), all
-  /// segments equal P and E (batch_uniform_segments); the kernels then broadcast one item's values instead of
-  /// loading them per item.
-  bool batch_uniform_nodes = false, batch_uniform_segments = false;
+  /// The batched (vectorised across nodes) sweeps of models/beam_batch.hpp with the diagonal data they read,
+  /// made by batch_sweeps() for one beam and kept by the stepper in its workspace; every call takes that beam.
+  struct Batch {
+    /// Per node K_11, K_22, K_33, K_44; per segment the diagonal of P.
+    std::vector<double> k4, p6;
+    /// The interior nodes 1 .. n-2 have equal K and rho A (uniform_nodes), all segments equal P and E
+    /// (uniform_segments): the kernels then broadcast one item's values instead of loading them per item.
+    bool uniform_nodes = false, uniform_segments = false;
+    /// The nodes the node sweep leaves to the generic body besides the ends: the point-loaded ones, increasing.
+    std::vector<std::ptrdiff_t> generic_nodes;
 
-  /// Whether the batched (vectorised) sweeps of models/beam_batch.hpp apply to this beam: the Cayley
-  /// retraction, every K_j diagonal with isotropic translational inertia, every P_e diagonal (every section
-  /// given by its constants), no damping, and point loads only on the listed nodes point_load_nodes (gravity
-  /// is allowed). If so, fills batch_k4 and batch_p6; the batched node sweep then leaves the nodes of
-  /// point_load_nodes to the generic body (batch_generic_nodes). The stepper calls it once, after
-  /// construction; later changes to K_node, P_seg, D_node, point_load or point_load_nodes need a new stepper.
-  bool prepare_batch() {
-    batch_k4.clear();
-    batch_p6.clear();
+    /// Sweep 1 on segments [e0, e1).
+    void stresses(const Beam& b, std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma, Vec6* fm,
+                  Vec6* fp) const {
+      batch::stresses(e0, e1, ds, gamma->data(), b.E_seg.data()->data(), p6.data(), uniform_segments, fm->data(),
+                      fp->data());
+    }
+    /// Sweep 3 on segments [e0, e1) (segment e from node e to e + 1); returns whether a strain is not finite (a
+    /// relative rotation near pi gives NaN).
+    [[nodiscard]] bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const SE3* g, Vec6* gamma) const {
+      return batch::strains(e0, e1, inv_ds, g->data(), gamma->data());
+    }
+    /// Whether node j has the values of the first interior node (K_j and rho A), so that it can join a node
+    /// sweep that broadcasts them (uniform_nodes).
+    [[nodiscard]] bool node_matches_interior(const Beam& b, std::size_t j) const {
+      return j < b.rhoA_node.size() && b.rhoA_node.size() > 1 && b.rhoA_node[j] == b.rhoA_node[1] &&
+             std::equal(&k4[4 * j], &k4[4 * j] + 4, &k4[4]);
+    }
+    /// Sweep 2 on nodes [j0, j1) with both segments (weight ds, dt_w = dt / ds), and optionally the solved last
+    /// node end_node of a free end (weight w_end, dt_w_end = dt / w_end; fm must hold a zero row for its
+    /// missing right segment): see batch::nodes. Type-I noise: theta_common (common), theta_node per node
+    /// (modes), dW with amplitude amp (independent), or none. A (the increments) may be null: not stored.
+    void nodes(const Beam& b, std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt,
+               const Vec6* fm, const Vec6* fp, const Vec6* theta_common, const Vec6* theta_node, const double* dW,
+               const Vec6& amp, double dt, double dt_w, double lie_tol, int maxit, int* its, double* res,
+               std::ptrdiff_t end_node = -1, double dt_w_end = 0.0) const {
+      batch::NodeArgs a;
+      a.g = g->data();
+      a.zeta = zeta->data();
+      a.A = A ? A->data() : nullptr;
+      a.Mt = Mt->data();
+      a.fm = fm->data();
+      a.fp = fp->data();
+      // uniform: the values of node 1 (the first interior node) for all
+      a.uniform = uniform_nodes;
+      a.k4 = k4.data() + (a.uniform ? 4 : 0);
+      if (b.gravity.squaredNorm() > 0.0) {
+        a.rhoA = b.rhoA_node.data() + (a.uniform ? 1 : 0);
+        for (int i = 0; i < 3; ++i) a.gravity[i] = b.gravity[i];
+      }
+      a.theta_common = theta_common ? theta_common->data() : nullptr;
+      a.theta_node = theta_node ? theta_node->data() : nullptr;
+      a.dW = dW;
+      a.amp = amp.data();
+      a.dt = dt;
+      a.dt_w = dt_w;
+      a.end_node = end_node;
+      a.dt_w_end = dt_w_end;
+      a.lie_tol = lie_tol;
+      a.momentum_scale = b.momentum_scale;
+      a.maxit = maxit;
+      a.its = its;
+      a.res = res;
+      batch::nodes(a, j0, j1);
+    }
+  };
+
+  /// The batched sweeps (Batch) when they apply to this beam: the Cayley retraction, every K_j diagonal with
+  /// isotropic translational inertia, every P_e diagonal (every section given by its constants), no damping,
+  /// and point loads only on the listed nodes point_load_nodes (gravity is allowed); std::nullopt otherwise.
+  /// The Batch holds copies of the diagonals: later changes to K_node, P_seg, D_node, point_load or
+  /// point_load_nodes need a new one (the stepper makes it once, when it is built). Throws
+  /// std::invalid_argument if point_load_nodes is not strictly increasing or names a node the beam does not
+  /// have.
+  [[nodiscard]] std::optional<Batch> batch_sweeps() const {
     for (std::size_t i = 0; i < point_load_nodes.size(); ++i) {
       const std::ptrdiff_t j = point_load_nodes[i];
       if (j < 0 || j >= static_cast<std::ptrdiff_t>(K_node.size()) || (i > 0 && j <= point_load_nodes[i - 1]))
@@ -160,97 +220,39 @@ struct Beam {
                                     std::to_string(j));
     }
     if constexpr (!std::is_same_v<Ret, lie::Cayley<SE3>>) {
-      return false;
+      return std::nullopt;
     } else {
       auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };
-      if (has_damping() || (point_load && point_load_nodes.empty())) return false;
+      if (has_damping() || (point_load && point_load_nodes.empty())) return std::nullopt;
       for (const Mat6& K : K_node)
-        if (!diagonal(K) || K(3, 3) != K(4, 4) || K(4, 4) != K(5, 5)) return false;
+        if (!diagonal(K) || K(3, 3) != K(4, 4) || K(4, 4) != K(5, 5)) return std::nullopt;
       for (const Mat6& P : P_seg)
-        if (!diagonal(P)) return false;
-      if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size()) return false;
-      batch_k4.reserve(4 * K_node.size());
-      batch_p6.reserve(6 * P_seg.size());
-      for (const Mat6& K : K_node) batch_k4.insert(batch_k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
+        if (!diagonal(P)) return std::nullopt;
+      if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size()) return std::nullopt;
+      Batch bt;
+      bt.k4.reserve(4 * K_node.size());
+      bt.p6.reserve(6 * P_seg.size());
+      for (const Mat6& K : K_node) bt.k4.insert(bt.k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
       for (const Mat6& P : P_seg)
-        for (int i = 0; i < 6; ++i) batch_p6.push_back(P(i, i));
+        for (int i = 0; i < 6; ++i) bt.p6.push_back(P(i, i));
       const std::size_t n = K_node.size(), m = P_seg.size();
-      batch_uniform_nodes = true;
+      bt.uniform_nodes = true;
       for (std::size_t j = 2; j + 1 < n; ++j)
-        batch_uniform_nodes = batch_uniform_nodes && rhoA_node[j] == rhoA_node[1] &&
-                              std::equal(&batch_k4[4 * j], &batch_k4[4 * j] + 4, &batch_k4[4]);
-      batch_uniform_segments = true;
+        bt.uniform_nodes = bt.uniform_nodes && rhoA_node[j] == rhoA_node[1] &&
+                           std::equal(&bt.k4[4 * j], &bt.k4[4 * j] + 4, &bt.k4[4]);
+      bt.uniform_segments = true;
       for (std::size_t e = 1; e < m; ++e)
-        batch_uniform_segments = batch_uniform_segments && E_seg[e] == E_seg[0] &&
-                                 std::equal(&batch_p6[6 * e], &batch_p6[6 * e] + 6, &batch_p6[0]);
-      return true;
+        bt.uniform_segments = bt.uniform_segments && E_seg[e] == E_seg[0] &&
+                              std::equal(&bt.p6[6 * e], &bt.p6[6 * e] + 6, &bt.p6[0]);
+      if (point_load) bt.generic_nodes = point_load_nodes;
+      return bt;
     }
   }
 
   static_assert(sizeof(Vec6) == 6 * sizeof(double), "the batched kernels read arrays of Vec6 as 6 doubles each");
-  /// Batched sweep 1 on segments [e0, e1) (valid after prepare_batch returned true).
-  void batch_stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma, Vec6* fm, Vec6* fp) const {
-    batch::stresses(e0, e1, ds, gamma->data(), E_seg.data()->data(), batch_p6.data(), batch_uniform_segments,
-                    fm->data(), fp->data());
-  }
-  /// Batched sweep 3 on segments [e0, e1) (segment e from node e to e + 1); returns whether a strain is not
-  /// finite (a relative rotation near pi gives NaN).
-  [[nodiscard]] bool batch_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const SE3* g, Vec6* gamma) const {
-    return batch::strains(e0, e1, inv_ds, g->data(), gamma->data());
-  }
   /// Whether node j is one of point_load_nodes.
   [[nodiscard]] bool has_point_load(std::ptrdiff_t j) const {
     return std::binary_search(point_load_nodes.begin(), point_load_nodes.end(), j);
-  }
-  /// The nodes the batched node sweep leaves to the generic body besides the ends: the point-loaded ones,
-  /// increasing (valid after prepare_batch returned true).
-  [[nodiscard]] const std::vector<std::ptrdiff_t>& batch_generic_nodes() const {
-    static const std::vector<std::ptrdiff_t> none;
-    return point_load ? point_load_nodes : none;
-  }
-  /// Whether node j has the values of the first interior node (K_j and rho A), so that it can join a batched
-  /// node sweep that broadcasts them (batch_uniform_nodes); valid after prepare_batch returned true.
-  [[nodiscard]] bool batch_node_matches_interior(std::size_t j) const {
-    return j < rhoA_node.size() && rhoA_node.size() > 1 && rhoA_node[j] == rhoA_node[1] &&
-           std::equal(&batch_k4[4 * j], &batch_k4[4 * j] + 4, &batch_k4[4]);
-  }
-  /// Batched sweep 2 on nodes [j0, j1) with both segments (weight ds, dt_w = dt / ds), and optionally the
-  /// solved last node end_node of a free end (weight w_end, dt_w_end = dt / w_end; fm must hold a zero row
-  /// for its missing right segment): see batch::nodes. Type-I noise: theta_common (common), theta_node per
-  /// node (modes), dW with amplitude amp (independent), or none. A (the increments) may be null: not stored.
-  void batch_nodes(std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt, const Vec6* fm,
-                   const Vec6* fp, const Vec6* theta_common, const Vec6* theta_node, const double* dW,
-                   const Vec6& amp, double dt,
-                   double dt_w, double lie_tol, int maxit, int* its, double* res, std::ptrdiff_t end_node = -1,
-                   double dt_w_end = 0.0) const {
-    batch::NodeArgs a;
-    a.g = g->data();
-    a.zeta = zeta->data();
-    a.A = A ? A->data() : nullptr;
-    a.Mt = Mt->data();
-    a.fm = fm->data();
-    a.fp = fp->data();
-    // uniform: the values of node 1 (the first interior node) for all
-    a.uniform = batch_uniform_nodes;
-    a.k4 = batch_k4.data() + (a.uniform ? 4 : 0);
-    if (gravity.squaredNorm() > 0.0) {
-      a.rhoA = rhoA_node.data() + (a.uniform ? 1 : 0);
-      for (int i = 0; i < 3; ++i) a.gravity[i] = gravity[i];
-    }
-    a.theta_common = theta_common ? theta_common->data() : nullptr;
-    a.theta_node = theta_node ? theta_node->data() : nullptr;
-    a.dW = dW;
-    a.amp = amp.data();
-    a.dt = dt;
-    a.dt_w = dt_w;
-    a.end_node = end_node;
-    a.dt_w_end = dt_w_end;
-    a.lie_tol = lie_tol;
-    a.momentum_scale = momentum_scale;
-    a.maxit = maxit;
-    a.its = its;
-    a.res = res;
-    batch::nodes(a, j0, j1);
   }
 
   /// Mass-proportional damping with rates c_ang (rotation) and c_lin (translation), 1/s, both >= 0:
@@ -265,6 +267,8 @@ struct Beam {
     for (const Mat6& K : K_node) D_node.push_back(r.asDiagonal() * K * r.asDiagonal());
   }
   [[nodiscard]] bool has_damping() const { return !D_node.empty(); }
+  /// D_j (zero without damping).
+  [[nodiscard]] Mat6 damping_matrix(std::ptrdiff_t j) const { return has_damping() ? D_node[idx(j)] : Mat6::Zero(); }
   /// Body-frame damping force density per unit length at node j for velocity zeta: -D_j zeta.
   [[nodiscard]] Algebra damping_force(std::ptrdiff_t j, const Algebra& zeta) const {
     return -(D_node[idx(j)] * zeta);
@@ -283,6 +287,8 @@ struct Beam {
 
   [[nodiscard]] static Algebra zero() { return Algebra::Zero(); }
   [[nodiscard]] Algebra momentum(std::ptrdiff_t j, const Algebra& zeta) const { return K_node[idx(j)] * zeta; }
+  /// K_j.
+  [[nodiscard]] const Mat6& inertia(std::ptrdiff_t j) const { return K_node[idx(j)]; }
   [[nodiscard]] Algebra stress(std::ptrdiff_t e, const Algebra& gamma) const {
     return P_seg[idx(e)] * (gamma - E_seg[idx(e)]);
   }
@@ -520,10 +526,12 @@ struct Beam {
     }
   }
 
-  /// 1 + tr of the relative rotation: the Cayley retraction is singular at rotations by pi; the
-  /// stepper refuses margins below tol::cayley_margin.
-  [[nodiscard]] static double cayley_margin(const Config& g, const Config& h) {
-    return 1.0 + (g.rotation().transpose() * h.rotation()).trace();
+  /// Cayley: 1 + tr of the relative rotation (the retraction is singular at rotations by pi; the stepper
+  /// refuses margins below tol::cayley_margin). Exp: +inf (its inverse, the logarithm, is taken whatever the
+  /// rotation).
+  [[nodiscard]] static double retraction_margin(const Config& g, const Config& h) {
+    if constexpr (std::is_same_v<Ret, lie::Cayley<SE3>>) return 1.0 + (g.rotation().transpose() * h.rotation()).trace();
+    else return std::numeric_limits<double>::infinity();
   }
 
  private:
