@@ -358,52 +358,60 @@ H5Array read_dataset(const std::filesystem::path& path, const std::string& name)
   return a;
 }
 
+/// A single-valued attribute opened for reading, with its file and type (members close in reverse order).
+struct ScalarAttribute {
+  std::string ctx;  ///< "/dataset (attribute name)", for messages
+  H5Id file, attr, type;
+};
+ScalarAttribute open_scalar_attribute(const std::filesystem::path& path, const std::string& dataset,
+                                      const std::string& attribute) {
+  ScalarAttribute a;
+  a.ctx = slash(dataset) + " (attribute " + attribute + ")";
+  a.file = open_read(path);
+  a.attr = open_attribute(a.file.get(), path, dataset, attribute, a.ctx);
+  H5Id space = check_id(H5Aget_space(a.attr.get()), H5Sclose, path, a.ctx, "H5Aget_space");
+  if (H5Sget_simple_extent_npoints(space.get()) != 1)
+    throw std::runtime_error("fields.h5 " + path.string() + ": " + a.ctx + " is not a single value");
+  a.type = check_id(H5Aget_type(a.attr.get()), H5Tclose, path, a.ctx, "H5Aget_type");
+  return a;
+}
+
 double read_attribute(const std::filesystem::path& path, const std::string& dataset,
                       const std::string& attribute) {
-  const std::string ctx = slash(dataset) + " (attribute " + attribute + ")";
-  H5Id file = open_read(path);
-  H5Id attr = open_attribute(file.get(), path, dataset, attribute, ctx);
-  H5Id space = check_id(H5Aget_space(attr.get()), H5Sclose, path, ctx, "H5Aget_space");
-  if (H5Sget_simple_extent_npoints(space.get()) != 1)
-    throw std::runtime_error("fields.h5 " + path.string() + ": " + ctx + " is not a single value");
-  H5Id type = check_id(H5Aget_type(attr.get()), H5Tclose, path, ctx, "H5Aget_type");
-  const H5T_class_t cls = H5Tget_class(type.get());
+  const ScalarAttribute a = open_scalar_attribute(path, dataset, attribute);
+  const std::string& ctx = a.ctx;
+  const H5T_class_t cls = H5Tget_class(a.type.get());
   if (cls != H5T_FLOAT && cls != H5T_INTEGER)
     throw std::runtime_error("fields.h5 " + path.string() + ": " + ctx + " is not a number");
   double v = 0;
-  check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), path, ctx, "H5Aread");
+  check(H5Aread(a.attr.get(), H5T_NATIVE_DOUBLE, &v), path, ctx, "H5Aread");
   return v;
 }
 
 std::string read_string_attribute(const std::filesystem::path& path, const std::string& dataset,
                                   const std::string& attribute) {
-  const std::string ctx = slash(dataset) + " (attribute " + attribute + ")";
-  H5Id file = open_read(path);
-  H5Id attr = open_attribute(file.get(), path, dataset, attribute, ctx);
-  H5Id space = check_id(H5Aget_space(attr.get()), H5Sclose, path, ctx, "H5Aget_space");
-  if (H5Sget_simple_extent_npoints(space.get()) != 1)
-    throw std::runtime_error("fields.h5 " + path.string() + ": " + ctx + " is not a single value");
-  H5Id type = check_id(H5Aget_type(attr.get()), H5Tclose, path, ctx, "H5Aget_type");
-  if (H5Tget_class(type.get()) != H5T_STRING)
+  const ScalarAttribute a = open_scalar_attribute(path, dataset, attribute);
+  const std::string& ctx = a.ctx;
+  if (H5Tget_class(a.type.get()) != H5T_STRING)
     throw std::runtime_error("fields.h5 " + path.string() + ": " + ctx + " is not a string");
-  const htri_t vlen = H5Tis_variable_str(type.get());
+  const htri_t vlen = H5Tis_variable_str(a.type.get());
   if (vlen < 0) fail(path, ctx, "H5Tis_variable_str");
   std::string out;
   if (vlen > 0) {
     H5Id mtype = check_id(H5Tcopy(H5T_C_S1), H5Tclose, path, ctx, "H5Tcopy");
     check(H5Tset_size(mtype.get(), H5T_VARIABLE), path, ctx, "H5Tset_size");
-    check(H5Tset_cset(mtype.get(), H5Tget_cset(type.get())), path, ctx, "H5Tset_cset");
+    check(H5Tset_cset(mtype.get(), H5Tget_cset(a.type.get())), path, ctx, "H5Tset_cset");
     char* p = nullptr;
-    check(H5Aread(attr.get(), mtype.get(), &p), path, ctx, "H5Aread");
+    check(H5Aread(a.attr.get(), mtype.get(), &p), path, ctx, "H5Aread");
     if (p) {
       out = p;
       H5free_memory(p);
     }
   } else {
-    const std::size_t size = H5Tget_size(type.get());
+    const std::size_t size = H5Tget_size(a.type.get());
     if (size == 0) fail(path, ctx, "H5Tget_size");
     out.assign(size, '\0');
-    check(H5Aread(attr.get(), type.get(), out.data()), path, ctx, "H5Aread");
+    check(H5Aread(a.attr.get(), a.type.get(), out.data()), path, ctx, "H5Aread");
     while (!out.empty() && out.back() == '\0') out.pop_back();
     // a NULLTERM string may carry garbage after its terminator
     if (const auto z = out.find('\0'); z != std::string::npos) out.resize(z);

@@ -730,7 +730,7 @@ class StaggeredStepper {
           }
         }
         // the reference: Newton on the full Jacobian, by LU
-        const typename Model::Matrix K = model_.inertia(j);
+        const auto& K = model_.inertia(j);  // a reference for Beam (a temporary kept alive otherwise)
         typename Model::Matrix dA = Model::Matrix::Identity() * dt;
         typename Model::Matrix Jac = Model::post_dmu(a, approx) * K;
         if constexpr (Noise::is_type_ii) {
