@@ -232,7 +232,7 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
 /// Collects the series rows (and optionally writes them, and fields).
 class Recorder final : public WaveObserver {
  public:
-  Recorder(const io::WaveScenario& s, std::vector<long long> probes) : s_(s), probes_(std::move(probes)) {}
+  explicit Recorder(std::vector<long long> probes) : probes_(std::move(probes)) {}
   io::TableCsvWriter* csv = nullptr;
   io::FieldsH5Writer* h5 = nullptr;
   std::vector<std::vector<double>>* rows = nullptr;
@@ -249,7 +249,6 @@ class Recorder final : public WaveObserver {
   }
 
  private:
-  const io::WaveScenario& s_;
   std::vector<long long> probes_;
   std::vector<double> row_;
 };
@@ -325,7 +324,7 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
                  std::vector<io::FieldSpec>{{"phi", {static_cast<std::size_t>(s.n_nodes())}, {}, "phi_j^n at the node positions /s"}},
                  "wave");
     }
-    Recorder rec(s, s.probes);
+    Recorder rec(s.probes);
     rec.csv = &csv;
     rec.h5 = h5 ? &*h5 : nullptr;
     r = integrate_path(s, s.path, rec, options.progress);
@@ -365,7 +364,7 @@ WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, cons
     const auto tb = Clock::now();
 #pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(nb))
     for (long long b = 0; b < nb; ++b) {
-      Recorder rec(s, s.probes);
+      Recorder rec(s.probes);
       rec.rows = &rows[static_cast<std::size_t>(b)];
       res[static_cast<std::size_t>(b)] =
           integrate_path(s, static_cast<std::uint32_t>(s.path + p0 + b), rec, Progress::never);

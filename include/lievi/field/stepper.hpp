@@ -490,7 +490,7 @@ class StaggeredStepper {
           z[j] = zj;
           if (keep_A) A[j] = a;
           g[j] = Model::advance(g[j], a);
-          return !finite(g[j]) | !finite(zj);
+          return static_cast<int>(!finite(g[j])) | static_cast<int>(!finite(zj));  // no branch
         });
       };
       bool any_bad = false;
@@ -547,7 +547,7 @@ class StaggeredStepper {
         z[j] = zj;
         A[j] = a;
         g[j] = Model::advance(g[j], a);
-        bad |= !finite(g[j]) | !finite(zj);
+        bad |= static_cast<int>(!finite(g[j])) | static_cast<int>(!finite(zj));
       }
       if (bad) return first_non_finite();
     } else {
@@ -586,7 +586,7 @@ class StaggeredStepper {
         z[j] = zj;
         A[j] = a;
         g[j] = Model::advance(g[j], a);
-        bad |= !finite(g[j]) | !finite(zj);
+        bad |= static_cast<int>(!finite(g[j])) | static_cast<int>(!finite(zj));
       }
       report.iterations = worst_it;
       if (fail_node >= 0) {
