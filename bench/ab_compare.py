@@ -7,13 +7,18 @@ the minimum and the median over the rounds of each binary's ns per item (from it
 binaries under the same slow and fast phases of the machine; the minimum estimates what each can do, the
 median how typical runs go. A difference smaller than the spread of the medians is not a measurement.
 
-Usage: /usr/bin/python3 bench/ab_compare.py BIN_A BIN_B FILTER [--rounds N]
+Both binaries run on the same CPU (--cpu, default 0; `all` for multi-threaded benchmarks): on the 2-core
+measuring VM one virtual CPU has been 20-25% slower than the other, and the scheduler put the alternating runs
+on alternate CPUs, which showed as a 20% "difference" between two binaries in either direction.
+
+Usage: /usr/bin/python3 bench/ab_compare.py BIN_A BIN_B FILTER [--rounds N] [--cpu K|all]
 Example: /usr/bin/python3 bench/ab_compare.py /tmp/old_bench build/bench-rel/bench/lievi_bench \
              '^Beam/Cayley/(1000|10000)/1/' --rounds 8
 """
 import argparse
 import csv
 import io
+import os
 import statistics
 import subprocess
 import sys
@@ -38,7 +43,10 @@ def main():
     ap.add_argument("b")
     ap.add_argument("filter")
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--cpu", default="0", help="CPU to run both on (default 0), or 'all'")
     args = ap.parse_args()
+    if args.cpu != "all":
+        os.sched_setaffinity(0, {int(args.cpu)})  # inherited by the benchmark processes
     times = defaultdict(lambda: {"A": [], "B": []})
     for _ in range(args.rounds):
         for tag, binary in (("A", args.a), ("B", args.b)):

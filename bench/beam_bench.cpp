@@ -11,7 +11,7 @@
 // potential: the general-potential code path, Newton with the chain-rule Jacobian), all at J = 1e3, 1e4;
 // Beam/CayleyGeneric/J/1 (J = 100, 1e3, 1e4): Beam/Cayley with Options::batched = false, the generic per-node
 // path the batched sweeps (models/beam_batch.hpp) replace. Beam/Cayley runs the kernels of the widest ISA
-// the CPU has; LIEVI_BATCH_ISA=avx2 or sse2 in the environment measures the narrower ones.
+// the CPU has; LIEVI_BATCH_ISA=avx2, sse4 or scalar in the environment measures the narrower ones.
 // Items processed = node-steps (J + 1 nodes per step, vertex layout), so "items_per_second" is node-steps/s and
 // "ns_per_node_step" its inverse; wall-clock times (UseRealTime: the sweeps are OpenMP loops).
 // "newton_per_node_step" = Newton iterations (Jacobian solves) per node-step over the timed steps

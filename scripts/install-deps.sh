@@ -8,6 +8,7 @@ packages=(
   cmake g++ make ninja-build pkg-config          # toolchain
   clang libomp-dev libclang-rt-14-dev ccache     # the second compiler (its OpenMP, its sanitizers); the compile cache
   libeigen3-dev                                  # fixed-size linear algebra
+  libhwy-dev                                     # Highway: portable SIMD of the batched beam kernels (headers)
   libcli11-dev                                   # command line
   libtomlplusplus-dev                            # scenario files
   nlohmann-json3-dev                             # summary.json writing (and reading in tests)

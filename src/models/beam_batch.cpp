@@ -1,17 +1,16 @@
 // The exact-Cayley beam sweeps on packs of nodes (see lievi/models/beam_batch.hpp for what they compute).
 //
-// Every function below is an elementwise computation on GCC/Clang vector-extension packs of W doubles: +, -, *, /
-// and comparisons only (Cayley is rational: no transcendental function), compiled with -ffp-contract=fast
-// under GCC and =on under Clang (CMakeLists.txt): where the ISA has FMA, the compiler fuses the multiply-adds,
-// and it fuses the same products in every instance, so a lane's result is the same IEEE sequence whatever the
-// pack width, whether the pack is full or partial and whatever the other lanes hold (AVX-512 and AVX2 + FMA give
-// the same bits: tested; SSE2, without FMA, differs from them by round-off). On x86-64 each kernel is compiled
-// three times, for AVX-512 (W = 8), AVX2 + FMA (W = 4) and baseline x86-64 (SSE2, W = 2), and the widest the
-// CPU supports is used (the environment variable LIEVI_BATCH_ISA = sse2 or avx2 caps it at start-up; force_isa
-// sets it, for tests); elsewhere only the baseline W = 2 instance exists (NEON on AArch64). A partial pack at
-// the end of a range repeats its last node in the unused lanes and stores only the valid ones. Full packs move
-// each item's components in 16-byte pairs and transpose them in registers (load_block, store_block): the arrays
-// are the stepper's AoS storage, and element-by-element gathers and scatters cost more than the arithmetic.
+// The kernels (beam_batch_kernels.inc) are written once on Highway's portable vectors (Debian's libhwy-dev,
+// used header-only) and compiled here once per instruction set Highway targets on this architecture: on
+// x86-64 AVX-512 (8 doubles a pack), AVX2 + FMA (4), SSE4 (2) and the scalar fallback (1); on AArch64 NEON (2)
+// and the scalar fallback. The sizeless SVE and RVV targets are not built (a pack of them cannot be a struct
+// member, and the kernels keep packs in small structs); SSSE3 is not built either (a CPU with SSSE3 but not
+// SSE4 takes the scalar kernels). The widest the CPU supports is used; the environment variable
+// LIEVI_BATCH_ISA = scalar | sse4 | neon | avx2 | avx512 picks a narrower one at start-up, force_isa one
+// for tests.
+//
+// The dispatch is lievi's own (cpuid on x86-64, below), not Highway's, so that no Highway library is linked:
+// the CPU features tested for each target are the ones Highway compiles that target for (its target strings).
 #include "lievi/models/beam_batch.hpp"
 
 #include <algorithm>
@@ -22,160 +21,151 @@
 #include <cstdlib>
 #include <limits>
 #include <string_view>
+#include <vector>
 
 #include "lievi/core/tolerances.hpp"
 
-// The pack helpers are always inlined into the per-ISA kernels, so no pack crosses a call boundary between
-// code of different ISAs (GCC's -Wpsabi note about AVX-512 vector arguments does not apply).
-#pragma GCC diagnostic ignored "-Wpsabi"
+#if !defined(HWY_DISABLED_TARGETS)
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_AVX3_DL | HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
+#endif
+// every target the compiler can generate, the scalar fallback included (tests force each)
+#define HWY_COMPILE_ALL_ATTAINABLE
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "models/beam_batch_kernels.inc"
+#include <hwy/foreach_target.h>  // includes the kernels once per target but the static one
+
+#include <hwy/highway.h>
+
+#include "models/beam_batch_kernels.inc"  // the static target's
+
+#if HWY_ONCE
+#if HWY_ARCH_X86
+#include <cpuid.h>
+#endif
 
 namespace lievi::models::batch {
 namespace {
 
-#define LIEVI_LANE inline __attribute__((always_inline))
-#define LIEVI_LANE_LAMBDA __attribute__((always_inline))
+/// The compiled targets, narrowest first, with their entry points.
+struct Target {
+  Isa isa;
+  void (*stresses)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, const double*, const double*, bool,
+                   double*, double*);
+  bool (*strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
+  void (*nodes)(const NodeArgs&, std::ptrdiff_t, std::ptrdiff_t);
+};
+#define LIEVI_BATCH_TARGET(isa, ns) Target{Isa::isa, &ns::stresses_isa, &ns::strains_isa, &ns::nodes_isa}
+constexpr Target kTargets[] = {
+#if HWY_TARGETS & HWY_SCALAR
+    LIEVI_BATCH_TARGET(scalar, N_SCALAR),
+#elif HWY_TARGETS & HWY_EMU128
+    LIEVI_BATCH_TARGET(scalar, N_EMU128),
+#endif
+#if HWY_TARGETS & HWY_SSE4
+    LIEVI_BATCH_TARGET(sse4, N_SSE4),
+#endif
+#if HWY_TARGETS & HWY_NEON
+    LIEVI_BATCH_TARGET(neon, N_NEON),
+#endif
+#if HWY_TARGETS & HWY_AVX2
+    LIEVI_BATCH_TARGET(avx2, N_AVX2),
+#endif
+#if HWY_TARGETS & HWY_AVX3
+    LIEVI_BATCH_TARGET(avx512, N_AVX3),
+#endif
+};
+#undef LIEVI_BATCH_TARGET
 
-
-// One instance of the kernels per ISA, at the width its registers hold (8 doubles for AVX-512, 4 for AVX2, 2
-// for SSE2), each compiled for that target as a whole (see beam_batch_kernels.inc): on x86-64 with GCC through
-// `#pragma GCC target`, with Clang through `#pragma clang attribute` (the same target on every function of the
-// region). Elsewhere (AArch64: NEON holds 2 doubles) only the baseline instance is built, for the compiler's
-// default target, and it is the one in use.
-#if defined(__x86_64__) || defined(__i386__)
-#define LIEVI_BATCH_X86 1
-#else
-#define LIEVI_BATCH_X86 0
-#endif
-
-#if LIEVI_BATCH_X86
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f")
-#endif
-namespace isa_avx512 {
-#define LIEVI_BATCH_W 8
-#include "beam_batch_kernels.inc"
-#undef LIEVI_BATCH_W
-}  // namespace isa_avx512
-#if defined(__clang__)
-#pragma clang attribute pop
-#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
-#else
-#pragma GCC pop_options
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#endif
-namespace isa_avx2 {
-#define LIEVI_BATCH_W 4
-#include "beam_batch_kernels.inc"
-#undef LIEVI_BATCH_W
-}  // namespace isa_avx2
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#endif  // LIEVI_BATCH_X86
-namespace isa_sse2 {
-#define LIEVI_BATCH_W 2
-#include "beam_batch_kernels.inc"
-#undef LIEVI_BATCH_W
-}  // namespace isa_sse2
-
-Isa widest() {
-#if LIEVI_BATCH_X86
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return Isa::avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2;
-#endif
-  return Isa::sse2;
+#if HWY_ARCH_X86
+/// The CPU features Highway compiles each x86 target for (hwy/ops/set_macros-inl.h), from cpuid, with the
+/// operating system's support for the AVX and AVX-512 register state (xgetbv).
+bool cpu_supports(Isa want) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return want == Isa::scalar;
+  const unsigned c1 = c;
+  auto bit = [](unsigned reg, int i) { return ((reg >> i) & 1u) != 0; };
+  const bool sse4 = bit(d, 26) && bit(c1, 0) && bit(c1, 9) && bit(c1, 19) && bit(c1, 20) && bit(c1, 1) && bit(c1, 25);
+  if (want == Isa::scalar) return true;
+  if (want == Isa::sse4) return sse4;
+  if (!sse4 || !bit(c1, 27) || !bit(c1, 28) || !bit(c1, 12) || !bit(c1, 29)) return false;  // OSXSAVE AVX FMA F16C
+  unsigned xlo = 0, xhi = 0;
+  __asm__("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
+  if ((xlo & 0x6u) != 0x6u) return false;  // SSE and AVX state
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  const bool avx2 = bit(b, 5) && bit(b, 3) && bit(b, 8);  // AVX2 BMI1 BMI2
+  if (want == Isa::avx2) return avx2;
+  if (want != Isa::avx512) return false;
+  const bool state = (xlo & 0xE6u) == 0xE6u;  // + opmask, upper ZMM, high ZMM
+  return avx2 && state && bit(b, 16) && bit(b, 17) && bit(b, 30) && bit(b, 31);  // F DQ BW VL
 }
-Isa narrower(Isa a, Isa b) { return static_cast<int>(a) < static_cast<int>(b) ? a : b; }
-/// The widest supported, or LIEVI_BATCH_ISA = sse2 | avx2 | avx512 if set (capped at the widest supported).
-Isa initial() {
-  const Isa best = widest();
+#else
+bool cpu_supports(Isa want) { return want == Isa::scalar || want == Isa::neon; }  // NEON: AArch64's baseline
+#endif
+
+const Target* find(Isa i) {
+  for (const Target& t : kTargets)
+    if (t.isa == i) return &t;
+  return nullptr;
+}
+bool usable(Isa i) { return find(i) != nullptr && cpu_supports(i); }
+/// The widest compiled target the CPU supports.
+const Target* widest() {
+  for (auto t = std::rbegin(kTargets); t != std::rend(kTargets); ++t)
+    if (cpu_supports(t->isa)) return &*t;
+  return &kTargets[0];
+}
+/// The widest, or LIEVI_BATCH_ISA's choice when it is usable here.
+const Target* initial() {
   const char* env = std::getenv("LIEVI_BATCH_ISA");
-  if (!env) return best;
-  const std::string_view e(env);
-  if (e == "sse2") return Isa::sse2;
-  if (e == "avx2") return narrower(Isa::avx2, best);
-  return best;
+  if (env) {
+    const std::string_view e(env);
+    for (const Target& t : kTargets)
+      if (e == isa_name(t.isa) && cpu_supports(t.isa)) return &t;
+  }
+  return widest();
 }
-std::atomic<Isa> g_isa{initial()};
+std::atomic<const Target*> g_target{initial()};
 
 }  // namespace
 
-Isa isa() { return g_isa.load(std::memory_order_relaxed); }
+Isa isa() { return g_target.load(std::memory_order_relaxed)->isa; }
+std::vector<Isa> usable_isas() {
+  std::vector<Isa> r;
+  for (const Target& t : kTargets)
+    if (cpu_supports(t.isa)) r.push_back(t.isa);
+  return r;
+}
 Isa force_isa(Isa want) {
-  const Isa use = narrower(want, widest());
-  g_isa.store(use, std::memory_order_relaxed);
-  return use;
+  g_target.store(usable(want) ? find(want) : widest(), std::memory_order_relaxed);
+  return isa();
 }
 const char* isa_name(Isa i) {
   switch (i) {
-    case Isa::avx512:
-      return "avx512";
+    case Isa::scalar:
+      return "scalar";
+    case Isa::sse4:
+      return "sse4";
+    case Isa::neon:
+      return "neon";
     case Isa::avx2:
       return "avx2";
-    case Isa::sse2:
-      break;
+    case Isa::avx512:
+      return "avx512";
   }
-  return LIEVI_BATCH_X86 ? "sse2" : "baseline";
+  return "?";
 }
+bool has_fma(Isa i) { return i == Isa::neon || i == Isa::avx2 || i == Isa::avx512; }
 
 void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
               const double* p6, bool uniform, double* fm, double* fp) {
-  if (e1 <= e0) return;
-  switch (isa()) {
-#if LIEVI_BATCH_X86
-    case Isa::avx512:
-      return isa_avx512::stresses_isa(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
-    case Isa::avx2:
-      return isa_avx2::stresses_isa(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
-#else
-    case Isa::avx512:
-    case Isa::avx2:
-#endif
-    case Isa::sse2:
-      break;
-  }
-  isa_sse2::stresses_isa(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
+  if (e1 > e0) g_target.load(std::memory_order_relaxed)->stresses(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
 }
 bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma) {
-  if (e1 <= e0) return false;
-  switch (isa()) {
-#if LIEVI_BATCH_X86
-    case Isa::avx512:
-      return isa_avx512::strains_isa(e0, e1, inv_ds, g, gamma);
-    case Isa::avx2:
-      return isa_avx2::strains_isa(e0, e1, inv_ds, g, gamma);
-#else
-    case Isa::avx512:
-    case Isa::avx2:
-#endif
-    case Isa::sse2:
-      break;
-  }
-  return isa_sse2::strains_isa(e0, e1, inv_ds, g, gamma);
+  return e1 > e0 && g_target.load(std::memory_order_relaxed)->strains(e0, e1, inv_ds, g, gamma);
 }
 void nodes(const NodeArgs& args, std::ptrdiff_t j0, std::ptrdiff_t j1) {
-  if (j1 <= j0) return;
-  switch (isa()) {
-#if LIEVI_BATCH_X86
-    case Isa::avx512:
-      return isa_avx512::nodes_isa(args, j0, j1);
-    case Isa::avx2:
-      return isa_avx2::nodes_isa(args, j0, j1);
-#else
-    case Isa::avx512:
-    case Isa::avx2:
-#endif
-    case Isa::sse2:
-      break;
-  }
-  isa_sse2::nodes_isa(args, j0, j1);
+  if (j1 > j0) g_target.load(std::memory_order_relaxed)->nodes(args, j0, j1);
 }
 
 }  // namespace lievi::models::batch
+#endif  // HWY_ONCE

@@ -7,33 +7,39 @@
 /// point-loaded nodes are left to the generic per-node body (Beam::point_load_nodes).
 ///
 /// The same equations as Beam::post / Beam::pre, Beam::reduced_solve (damping off), Cayley<SE3>::tau,
-/// Beam::transport and Beam::relative, written component-wise on packs of nodes (GCC/Clang vector extensions, with
-/// multiply-adds fused where the instruction set has FMA). Each lane's arithmetic does not depend on how the
-/// nodes are grouped, so results are bitwise the same for any thread count. They differ from the generic
-/// (Eigen) path only by round-off (another evaluation order of the same formulas, and the fused products).
+/// Beam::transport and Beam::relative, written component-wise on packs of nodes with Highway's portable vectors
+/// (src/models/beam_batch_kernels.inc), every fused multiply-add written out. Each lane's arithmetic does not
+/// depend on how the nodes are grouped, so results are bitwise the same for any thread count. They differ from
+/// the generic (Eigen) path only by round-off (another evaluation order of the same formulas, and the fused
+/// products).
 ///
-/// On x86-64 the kernels exist for three instruction sets (packs of 8, 4 and 2 doubles); the widest the CPU
-/// supports is used. AVX-512 and AVX2 (with FMA) fuse the same products and give the same bits; baseline SSE2
-/// has no FMA, so its results differ from theirs by round-off. Elsewhere (AArch64) only the baseline kernel
-/// (packs of 2) is built, and isa_name calls it "baseline".
+/// The kernels are compiled for every instruction set Highway targets on the architecture (x86-64: AVX-512,
+/// AVX2 + FMA, SSE4 and scalar; AArch64: NEON and scalar); the widest the CPU supports is used. The ones with
+/// FMA (AVX-512, AVX2, NEON) give the same bits; the ones without (SSE4, scalar) give the same bits as each
+/// other and differ from the first by round-off.
 ///
 /// Arrays are the stepper's AoS storage seen as doubles: an SE(3) pose as 12 (R column-major, then p; see
 /// lie::SE3::data), an algebra element as 6 (angular part first).
 #include <cstddef>
+#include <vector>
 
 namespace lievi::models::batch {
 
-/// Instruction sets of the kernels, narrowest first: SSE2 (baseline x86-64, packs of 2), AVX2 with FMA (4),
-/// AVX-512 (8).
-enum class Isa { sse2, avx2, avx512 };
-/// The instruction set the kernels use now (at start: the widest the CPU supports, capped by the environment
-/// variable LIEVI_BATCH_ISA = sse2 | avx2 | avx512 when it is set).
+/// Instruction sets of the kernels (lanes of a pack): the scalar fallback (1), SSE4 (2, x86-64), NEON (2,
+/// AArch64), AVX2 with FMA (4), AVX-512 (8).
+enum class Isa { scalar, sse4, neon, avx2, avx512 };
+/// The instruction set the kernels use now (at start: the widest the CPU supports, or the one the environment
+/// variable LIEVI_BATCH_ISA = scalar | sse4 | neon | avx2 | avx512 names when the build and the CPU have it).
 [[nodiscard]] Isa isa();
-/// Use `want`, or the widest supported one if the CPU lacks it; returns the one in use. For tests and
-/// benchmarks (avx2 and avx512 give the same bits, sse2 differs by round-off); not thread-safe against running
-/// kernels.
+/// The instruction sets built for this architecture that this CPU supports, narrowest first.
+[[nodiscard]] std::vector<Isa> usable_isas();
+/// Use `want`, or the widest usable one if `want` is not built or not supported; returns the one in use. For
+/// tests and benchmarks; not thread-safe against running kernels.
 Isa force_isa(Isa want);
+/// "scalar", "sse4", "neon", "avx2" or "avx512" (the values LIEVI_BATCH_ISA takes).
 [[nodiscard]] const char* isa_name(Isa i);
+/// Whether the instruction set has fused multiply-add (AVX-512, AVX2, NEON): those give the same bits.
+[[nodiscard]] bool has_fma(Isa i);
 
 /// Sweep 1 on segments [e0, e1): Pi = P (gamma - E), B = ds gamma, f^- = (dtau_B^{-1})^* Pi,
 /// f^+ = (dtau_{-B}^{-1})^* Pi. E: 6 per segment; p6: the 6 diagonal entries of P per segment. uniform: E and p6
