@@ -10,7 +10,9 @@
 // Beam/TypeIIIndependent (Type-II, field::TypeII with the constant-Theta
 // potential: the general-potential code path, Newton with the chain-rule Jacobian), all at J = 1e3, 1e4;
 // Beam/CayleyGeneric/J/1 (J = 100, 1e3, 1e4): Beam/Cayley with Options::batched = false, the generic per-node
-// path the batched sweeps (models/beam_batch.hpp) replace. Beam/Cayley runs the kernels of the widest ISA
+// path the batched sweeps (models/beam_batch.hpp) replace. Beam/CayleyDamped, Beam/CayleyDampedGeneric,
+// Beam/CayleyDampedIndependent (J = 100, 1e3, 1e4, 1 thread): the rod with mass-proportional damping 0.1 / s
+// (Beam::set_damping(0.1, 0.1)), batched, generic, and batched with independent noise. Beam/Cayley runs the kernels of the widest ISA
 // the CPU has; LIEVI_BATCH_ISA=avx2, sse4 or scalar in the environment measures the narrower ones.
 // Items processed = node-steps (J + 1 nodes per step, vertex layout), so "items_per_second" is node-steps/s and
 // "ns_per_node_step" its inverse; wall-clock times (UseRealTime: the sweeps are OpenMP loops).
@@ -119,6 +121,8 @@ struct RodCase {
   lievi::field::NoiseMode mode = lievi::field::NoiseMode::none;
   int n_modes = 0;
   bool batched = true;  ///< Options::batched (false: the generic per-node path, for comparison)
+  /// mass-proportional damping rate (Beam::set_damping(c, c), 1/s; 0: none)
+  double damping = 0.0;
 };
 
 /// The clamped rod under gravity with J segments (J + 1 nodes), straight along x and at rest.
@@ -130,6 +134,7 @@ lievi::field::StaggeredStepper<Beam<Ret>, Noise> make_rod(std::ptrdiff_t J, cons
   const std::ptrdiff_t n = grid.n_nodes();
   B beam = B::uniform(Section::square(kRho, kE, kNu, kEdge), n, grid.n_segments());
   beam.gravity = Vec3(0.0, 0.0, -kGravity);
+  if (c.damping > 0.0) beam.set_damping(c.damping, c.damping);
   typename S::Options o;
   o.dt = kDtFraction * beam.stable_dt(grid.ds());
   o.variant = c.variant;
@@ -309,8 +314,13 @@ const bool registered = [] {
     for (std::int64_t t : {1, 2}) add("Beam/Cayley", BM_Rod<Cayley>, {}, n, t);
   for (std::int64_t n : {std::int64_t{100}, std::int64_t{10000}}) add("Beam/Exp", BM_Rod<Exp>, {}, n, 1);
   // the same step through the generic per-node (Eigen) path: what the batched sweeps replace
-  for (std::int64_t n : {std::int64_t{100}, std::int64_t{1000}, std::int64_t{10000}})
+  for (std::int64_t n : {std::int64_t{100}, std::int64_t{1000}, std::int64_t{10000}}) {
     add("Beam/CayleyGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false}, n, 1);
+    // mass-proportional damping 0.1 / s (the PyElastica guide's rod): batched, and the generic path
+    add("Beam/CayleyDamped", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, true, 0.1}, n, 1);
+    add("Beam/CayleyDampedGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false, 0.1}, n, 1);
+    add("Beam/CayleyDampedIndependent", BM_Rod<Cayley>, {Variant::exact, NoiseMode::independent, 0, true, 0.1}, n, 1);
+  }
   for (std::int64_t n : {std::int64_t{1000}, std::int64_t{10000}})
     for (std::int64_t t : {1, 2}) {
       add("Beam/CayleyCommon", BM_Rod<Cayley>, {Variant::exact, NoiseMode::common, 0}, n, t);

@@ -60,6 +60,8 @@ struct Case {
   /// point loads (Beam::point_load_nodes) at the first node, an adjacent interior pair, one more interior node
   /// and the last node: dead forces and follower torques and forces with time-varying factors
   bool loaded = false;
+  /// mass-proportional damping (Beam::set_damping) with rates large enough to matter over the 300 steps
+  bool damped = false;
 };
 
 Stepper make(const Case& c, bool batched, Stepper::Options o = {}) {
@@ -91,6 +93,7 @@ Stepper make(const Case& c, bool batched, Stepper::Options o = {}) {
     b.rhoA_node.back() *= 1.5;
   }
   if (c.problem == Problem::ring) b.closure = SE3(Mat3::Identity(), Vec3(S, 0, 0));
+  if (c.damped) b.set_damping(rodlike ? 40.0 : 4.0, rodlike ? 60.0 : 6.0);  // D_j = C K_j: per node like K_j
   o.batched = batched;
   if (o.dt == 0.0) o.dt = 0.4 * b.stable_dt(grid.ds());
   if (!std::isfinite(o.dt)) o.dt = 1e-3;  // a single cell: no segment, no stability bound
@@ -187,9 +190,14 @@ TEST(BeamBatch, UsedExactlyWhereItApplies) {
     EXPECT_FALSE(bt->uniform_nodes);
     EXPECT_FALSE(bt->uniform_segments);
   }
-  b.set_damping(0.1, 0.1);
+  b.set_damping(0.1, 0.2);  // mass-proportional: D_j = C K_j, diagonal like K_j
+  ASSERT_TRUE(b.batch_sweeps());
+  EXPECT_EQ(b.batch_sweeps()->d4.size(), 4 * b.K_node.size());
+  EXPECT_EQ(b.batch_sweeps()->d4[4 * 2 + 3], 0.2 * b.K_node[2](3, 3));
+  b.D_node[2](0, 1) = b.D_node[2](1, 0) = 1e-3;  // a damping matrix that is not diagonal
   EXPECT_FALSE(b.batch_sweeps());
   b.set_damping(0, 0);
+  EXPECT_TRUE(b.batch_sweeps()->d4.empty());
   b.point_load = [](std::ptrdiff_t, const SE3&, double) { return Vec6(Vec6::Zero()); };
   EXPECT_FALSE(b.batch_sweeps());  // point loads on every node
   b.point_load_nodes = {1, 3};     // on listed nodes only: those by the generic body, the rest batched
@@ -241,7 +249,13 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
       // point loads by the generic body inside the batched sweep: free last node (arc), periodic last node
       // (ring), clamped rod with noise; the batched ranges split around the loaded nodes, leaving partial packs
       {Problem::arc_vertex, 37, NoiseMode::none, true}, {Problem::ring, 19, NoiseMode::none, true},
-      {Problem::rod, 37, NoiseMode::independent, true}};
+      {Problem::rod, 37, NoiseMode::independent, true},
+      // damped: the damping's explicit half (carried by the previous increment under noise) and implicit half
+      {Problem::rod, 37, NoiseMode::none, false, true}, {Problem::rod, 37, NoiseMode::common, false, true},
+      {Problem::rod, 37, NoiseMode::independent, false, true}, {Problem::arc_vertex, 13, NoiseMode::modes, false, true},
+      {Problem::arc_cell, 21, NoiseMode::none, false, true}, {Problem::ring, 19, NoiseMode::independent, false, true},
+      {Problem::tapered, 37, NoiseMode::independent, false, true}, {Problem::heavy_tip, 37, NoiseMode::none, false, true},
+      {Problem::rod, 37, NoiseMode::independent, true, true}};
   for (const Case& c : cases) {
     Stepper a = make(c, true), b = make(c, false);
     ASSERT_TRUE(a.batched());
@@ -253,6 +267,7 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
       const auto ra = a.step(&ea), rb = b.step(&eb);
       ASSERT_TRUE(ra.ok) << ra.message;
       ASSERT_TRUE(rb.ok) << rb.message;
+      // the same Newton iterations: the same Jacobian to round-off (a slightly wrong one converges in more)
       EXPECT_EQ(ra.iterations, rb.iterations) << "step " << n;
       e_d = std::max(e_d, std::abs(ea.E_d() - eb.E_d()) / std::max(1e-300, std::abs(eb.E_d())));
     }
@@ -268,9 +283,10 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
     auto gam = [](const auto& st, long e) { return st.gamma()[lievi::field::SegmentIndex{e}]; };
     const double dg = rel_diff(a, b, nn, pose), dz = rel_diff(a, b, nn, zeta), dm = rel_diff(a, b, nn, Mt),
                  dy = ns > 0 ? rel_diff(a, b, ns, gam) : 0.0;
-    std::printf("problem %d J %ld mode %d loads %d: poses %.2g, zeta %.2g, M~ %.2g, gamma %.2g, E_d %.2g (relative)\n",
-                static_cast<int>(c.problem), c.J, static_cast<int>(c.mode), static_cast<int>(c.loaded), dg, dz, dm,
-                dy, e_d);
+    std::printf("problem %d J %ld mode %d loads %d damped %d: poses %.2g, zeta %.2g, M~ %.2g, gamma %.2g, E_d %.2g "
+                "(relative)\n",
+                static_cast<int>(c.problem), c.J, static_cast<int>(c.mode), static_cast<int>(c.loaded),
+                static_cast<int>(c.damped), dg, dz, dm, dy, e_d);
     // round-off (1e-16) amplified by the cancellation in M = M~ + (dt / ds)(f^- - f^+) (stiff stresses against
     // small momenta: the floppy rod), the strains' 1 / ds and 300 steps of large-rotation motion: measured at
     // most 3e-13 (poses) and 2e-10 (M~, J = 300); a wrong formula, a lost lane or a wrong neighbour gives O(1e-3)
@@ -283,23 +299,26 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
 }
 
 TEST(BeamBatch, BitwiseIdenticalForOneAndTwoThreadsWithIndependentNoise) {
-  auto run = [](int threads) {
-    omp_set_num_threads(threads);
-    Stepper st = make({Problem::rod, 1500, NoiseMode::independent}, true);  // > 512 items: parallel chunks
-    EXPECT_TRUE(st.batched());
-    std::vector<double> out;
-    for (int n = 0; n < 20; ++n) EXPECT_TRUE(st.step().ok);
-    lievi::test::beam::append_poses(st, out);
-    for (long j = 0; j < st.grid().n_nodes(); ++j)
-      for (int i = 0; i < 6; ++i) out.push_back(st.pre_momentum()[NodeIndex{j}][i]);
-    return out;
-  };
-  const auto a = run(1), b = run(2);
-  omp_set_num_threads(omp_get_num_procs());
-  ASSERT_EQ(a.size(), b.size());
-  long mismatches = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) mismatches += a[i] != b[i];
-  EXPECT_EQ(mismatches, 0);
+  for (bool damped : {false, true}) {
+    auto run = [damped](int threads) {
+      omp_set_num_threads(threads);
+      // > 512 items: parallel chunks
+      Stepper st = make({Problem::rod, 1500, NoiseMode::independent, false, damped}, true);
+      EXPECT_TRUE(st.batched());
+      std::vector<double> out;
+      for (int n = 0; n < 20; ++n) EXPECT_TRUE(st.step().ok);
+      lievi::test::beam::append_poses(st, out);
+      for (long j = 0; j < st.grid().n_nodes(); ++j)
+        for (int i = 0; i < 6; ++i) out.push_back(st.pre_momentum()[NodeIndex{j}][i]);
+      return out;
+    };
+    const auto a = run(1), b = run(2);
+    omp_set_num_threads(omp_get_num_procs());
+    ASSERT_EQ(a.size(), b.size());
+    long mismatches = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) mismatches += a[i] != b[i];
+    EXPECT_EQ(mismatches, 0) << "damped " << damped;
+  }
 }
 
 TEST(BeamBatch, NewtonFailureInAPackNamesTheNode) {
@@ -357,7 +376,8 @@ TEST(BeamBatch, SameBitsWithinFmaAndNonFmaInstructionSetsRoundOffBetween) {
   for (batch::Isa want : batch::usable_isas()) {
     ASSERT_EQ(batch::force_isa(want), want) << batch::isa_name(want);
     Run run{want, {}};
-    for (const Case& c : {Case{Problem::rod, 37, NoiseMode::independent}, Case{Problem::ring, 19, NoiseMode::common}}) {
+    for (const Case& c : {Case{Problem::rod, 37, NoiseMode::independent}, Case{Problem::ring, 19, NoiseMode::common},
+                          Case{Problem::rod, 37, NoiseMode::independent, false, true}}) {
       Stepper st = make(c, true);
       for (int n = 0; n < 200; ++n) ASSERT_TRUE(st.step().ok);
       lievi::test::beam::append_poses(st, run.field[0]);
@@ -458,3 +478,5 @@ TEST(BeamBatch, ReadingTheStateBetweenStepsDoesNotChangeTheRun) {
   for (std::size_t i = 0; i < a.size(); ++i) mismatches += a[i] != b[i];
   EXPECT_EQ(mismatches, 0);
 }
+
+

@@ -218,7 +218,7 @@ class StaggeredStepper {
     /// |F|_inf <= lie_tol max(|M|_inf, model momentum scale).
     double lie_tol = 1e-13;
     /// Use the model's batched (vectorised across nodes) sweeps where they apply (Beam::batch_sweeps: the
-    /// exact variant with Type-I noise). The same equations; results differ from the
+    /// exact variant with Type-I noise, damped or not). The same equations; results differ from the
     /// generic path by round-off only, and are bitwise the same for any thread count either way.
     bool batched = true;
     /// Non-abelian models: solve every node with the reference Newton iteration (the full Jacobian, LU), not
@@ -781,10 +781,11 @@ class StaggeredStepper {
         parallel_chunks(1, batch_last_ ? n : n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
           if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
             for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
-          // A is not stored at the batched nodes: the exact variant's strains come from the configurations
+          // A is not stored at the batched nodes (the exact variant's strains come from the configurations),
+          // except with damping and noise: the next step carries zeta^{n+1/2} by it
           auto batch = [&](std::ptrdiff_t j0, std::ptrdiff_t j1) {
             if (j0 < j1)
-              batch_->nodes(model_, j0, j1, g, z, nullptr, Mt, fm_.data(), fp_.data(),
+              batch_->nodes(model_, j0, j1, g, z, damped && noisy ? A : nullptr, Mt, fm_.data(), fp_.data(),
                                  mode == NoiseMode::common ? &theta_c : nullptr, tn, dW, amp, dt, dt_w, opt_.lie_tol,
                                  opt_.newton_maxit, itp, rp, end, dt_w_end);
           };

@@ -140,8 +140,9 @@ struct Beam {
   /// The batched (vectorised across nodes) sweeps of models/beam_batch.hpp with the diagonal data they read,
   /// made by batch_sweeps() for one beam and kept by the stepper in its workspace; every call takes that beam.
   struct Batch {
-    /// Per node K_11, K_22, K_33, K_44; per segment the diagonal of P.
-    std::vector<double> k4, p6;
+    /// Per node K_11, K_22, K_33, K_44 (and with damping D_11 .. D_44 in d4, else empty); per segment the
+    /// diagonal of P.
+    std::vector<double> k4, d4, p6;
     /// The interior nodes 1 .. n-2 have equal K and rho A (uniform_nodes), all segments equal P and E
     /// (uniform_segments): the kernels then broadcast one item's values instead of loading them per item.
     bool uniform_nodes = false, uniform_segments = false;
@@ -163,12 +164,14 @@ struct Beam {
     /// sweep that broadcasts them (uniform_nodes).
     [[nodiscard]] bool node_matches_interior(const Beam& b, std::size_t j) const {
       return j < b.rhoA_node.size() && b.rhoA_node.size() > 1 && b.rhoA_node[j] == b.rhoA_node[1] &&
-             std::equal(&k4[4 * j], &k4[4 * j] + 4, &k4[4]);
+             std::equal(&k4[4 * j], &k4[4 * j] + 4, &k4[4]) &&
+             (d4.empty() || std::equal(&d4[4 * j], &d4[4 * j] + 4, &d4[4]));
     }
     /// Sweep 2 on nodes [j0, j1) with both segments (weight ds, dt_w = dt / ds), and optionally the solved last
     /// node end_node of a free end (weight w_end, dt_w_end = dt / w_end; fm must hold a zero row for its
     /// missing right segment): see batch::nodes. Type-I noise: theta_common (common), theta_node per node
-    /// (modes), dW with amplitude amp (independent), or none. A (the increments) may be null: not stored.
+    /// (modes), dW with amplitude amp (independent), or none. A (the increments) may be null: not stored;
+    /// with damping and noise it must hold the previous step's increments.
     void nodes(const Beam& b, std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt,
                const Vec6* fm, const Vec6* fp, const Vec6* theta_common, const Vec6* theta_node, const double* dW,
                const Vec6& amp, double dt, double dt_w, double lie_tol, int maxit, int* its, double* res,
@@ -183,6 +186,7 @@ struct Beam {
       // uniform: the values of node 1 (the first interior node) for all
       a.uniform = uniform_nodes;
       a.k4 = k4.data() + (a.uniform ? 4 : 0);
+      a.d4 = d4.empty() ? nullptr : d4.data() + (a.uniform ? 4 : 0);
       if (b.gravity.squaredNorm() > 0.0) {
         a.rhoA = b.rhoA_node.data() + (a.uniform ? 1 : 0);
         for (int i = 0; i < 3; ++i) a.gravity[i] = b.gravity[i];
@@ -205,8 +209,9 @@ struct Beam {
   };
 
   /// The batched sweeps (Batch) when they apply to this beam: the Cayley retraction, every K_j diagonal with
-  /// isotropic translational inertia, every P_e diagonal (every section given by its constants), no damping,
-  /// and point loads only on the listed nodes point_load_nodes (gravity is allowed); std::nullopt otherwise.
+  /// isotropic translational inertia, every P_e diagonal (every section given by its constants), every D_j
+  /// likewise (no damping, or the mass-proportional damping of set_damping), and point loads only on the
+  /// listed nodes point_load_nodes (gravity is allowed); std::nullopt otherwise.
   /// The Batch holds copies of the diagonals: later changes to K_node, P_seg, D_node, point_load or
   /// point_load_nodes need a new one (the stepper makes it once, when it is built). Throws
   /// std::invalid_argument if point_load_nodes is not strictly increasing or names a node the beam does not
@@ -223,23 +228,29 @@ struct Beam {
       return std::nullopt;
     } else {
       auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };
-      if (has_damping() || (point_load && point_load_nodes.empty())) return std::nullopt;
+      if (point_load && point_load_nodes.empty()) return std::nullopt;
       for (const Mat6& K : K_node)
         if (!diagonal(K) || K(3, 3) != K(4, 4) || K(4, 4) != K(5, 5)) return std::nullopt;
+      for (const Mat6& Dj : D_node)
+        if (!diagonal(Dj) || Dj(3, 3) != Dj(4, 4) || Dj(4, 4) != Dj(5, 5)) return std::nullopt;
       for (const Mat6& P : P_seg)
         if (!diagonal(P)) return std::nullopt;
-      if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size()) return std::nullopt;
+      if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size() ||
+          (!D_node.empty() && D_node.size() != K_node.size()))
+        return std::nullopt;
       Batch bt;
       bt.k4.reserve(4 * K_node.size());
       bt.p6.reserve(6 * P_seg.size());
       for (const Mat6& K : K_node) bt.k4.insert(bt.k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
+      for (const Mat6& Dj : D_node) bt.d4.insert(bt.d4.end(), {Dj(0, 0), Dj(1, 1), Dj(2, 2), Dj(3, 3)});
       for (const Mat6& P : P_seg)
         for (int i = 0; i < 6; ++i) bt.p6.push_back(P(i, i));
       const std::size_t n = K_node.size(), m = P_seg.size();
       bt.uniform_nodes = true;
       for (std::size_t j = 2; j + 1 < n; ++j)
         bt.uniform_nodes = bt.uniform_nodes && rhoA_node[j] == rhoA_node[1] &&
-                           std::equal(&bt.k4[4 * j], &bt.k4[4 * j] + 4, &bt.k4[4]);
+                           std::equal(&bt.k4[4 * j], &bt.k4[4 * j] + 4, &bt.k4[4]) &&
+                           (bt.d4.empty() || std::equal(&bt.d4[4 * j], &bt.d4[4 * j] + 4, &bt.d4[4]));
       bt.uniform_segments = true;
       for (std::size_t e = 1; e < m; ++e)
         bt.uniform_segments = bt.uniform_segments && E_seg[e] == E_seg[0] &&

@@ -3,10 +3,10 @@
 /// @brief Node- and segment-batched kernels of the exact-Cayley beam step, vectorised across nodes
 /// (src/models/beam_batch.cpp): the three sweeps of field::StaggeredStepper (stresses, node solve and
 /// reconstruction, strains) for beams whose inertia K_j and stiffness P_e are diagonal (every section given
-/// by its constants), without damping, with gravity and Type-I noise (none, common, independent or modes);
+/// by its constants), with or without mass-proportional damping, with gravity and Type-I noise (none, common, independent or modes);
 /// point-loaded nodes are left to the generic per-node body (Beam::point_load_nodes).
 ///
-/// The same equations as Beam::post / Beam::pre, Beam::reduced_solve (damping off), Cayley<SE3>::tau,
+/// The same equations as Beam::post / Beam::pre, Beam::reduced_solve, Cayley<SE3>::tau,
 /// Beam::transport and Beam::relative, written component-wise on packs of nodes with Highway's portable vectors
 /// (src/models/beam_batch_kernels.inc), every fused multiply-add written out. Each lane's arithmetic does not
 /// depend on how the nodes are grouped, so results are bitwise the same for any thread count. They differ from
@@ -62,8 +62,12 @@ struct NodeArgs {
   const double* fm = nullptr;   ///< 6 per segment: f^- of sweep 1
   const double* fp = nullptr;   ///< 6 per segment: f^+ of sweep 1
   const double* k4 = nullptr;   ///< 4 per node: K_11, K_22, K_33 and the isotropic translational K_44
+  /// 4 per node: the damping D_11, D_22, D_33 and the isotropic translational D_44 (null: no damping). With
+  /// damping and noise, A must hold the previous step's increments (the damping force of zeta^{n-1/2} is
+  /// carried into the frame of g^n).
+  const double* d4 = nullptr;
   const double* rhoA = nullptr; ///< rho A per node (gravity); null: no gravity
-  bool uniform = false;         ///< k4 and rhoA hold one node's values, the same for all nodes of the sweep
+  bool uniform = false;         ///< k4, d4 and rhoA hold one node's values, the same for all nodes of the sweep
   double gravity[3] = {0.0, 0.0, 0.0};
   const double* theta_common = nullptr;  ///< 6: the common-noise increment theta; null otherwise
   const double* theta_node = nullptr;    ///< 6 per node: theta_j (noise modes); null otherwise
@@ -82,9 +86,11 @@ struct NodeArgs {
   double* res = nullptr;        ///< per node: the last residual
 };
 
-/// Sweep 2 on nodes [j0, j1): M = M~ + (dt / w_j)(f^-_j - f^+_{j-1}) + dt rho A R^T g (w_j = ds except at
-/// end_node), the reduced local solve of Beam::reduced_solve (Newton in R^3 on the rotation, the translation in
-/// closed form, at least one update), A = dt zeta + theta, g <- g cay(A), M~ <- Ad*_{cay(A)} M. A node whose
+/// Sweep 2 on nodes [j0, j1): M = M~ + (dt / w_j)(f^-_j - f^+_{j-1}) + dt rho A R^T g - (dt/2) D zeta^{n-1/2}
+/// (w_j = ds except at end_node; the damping term with d4, zeta^{n-1/2} carried into the frame of g^n when
+/// there is noise), the reduced local solve of Beam::reduced_solve (Newton in R^3 on the rotation, the translation in
+/// closed form, at least one update), A = dt zeta + theta, g <- g cay(A), M~ <- Ad*_{cay(A)} (M - (dt/2) D zeta).
+/// A node whose
 /// solve fails (its < 0) keeps its state.
 void nodes(const NodeArgs& args, std::ptrdiff_t j0, std::ptrdiff_t j1);
 
