@@ -49,12 +49,14 @@ namespace {
 /// The compiled targets, narrowest first, with their entry points.
 struct Target {
   Isa isa;
-  void (*stresses)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, const double*, const double*, bool,
+  void (*stresses)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, const double*, const double*, bool, bool,
                    double*, double*);
   bool (*strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
+  bool (*approx_strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
   void (*nodes)(const NodeArgs&, std::ptrdiff_t, std::ptrdiff_t);
 };
-#define LIEVI_BATCH_TARGET(isa, ns) Target{Isa::isa, &ns::stresses_isa, &ns::strains_isa, &ns::nodes_isa}
+#define LIEVI_BATCH_TARGET(isa, ns) \
+  Target{Isa::isa, &ns::stresses_isa, &ns::strains_isa, &ns::approx_strains_isa, &ns::nodes_isa}
 constexpr Target kTargets[] = {
 #if HWY_TARGETS & HWY_SCALAR
     LIEVI_BATCH_TARGET(scalar, N_SCALAR),
@@ -157,8 +159,11 @@ const char* isa_name(Isa i) {
 bool has_fma(Isa i) { return i == Isa::neon || i == Isa::avx2 || i == Isa::avx512; }
 
 void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-              const double* p6, bool uniform, double* fm, double* fp) {
-  if (e1 > e0) g_target.load(std::memory_order_relaxed)->stresses(e0, e1, ds, gamma, E, p6, uniform, fm, fp);
+              const double* p6, bool uniform, bool approx, double* fm, double* fp) {
+  if (e1 > e0) g_target.load(std::memory_order_relaxed)->stresses(e0, e1, ds, gamma, E, p6, uniform, approx, fm, fp);
+}
+bool approx_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* A, double* gamma) {
+  return e1 > e0 && g_target.load(std::memory_order_relaxed)->approx_strains(e0, e1, ds, A, gamma);
 }
 bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma) {
   return e1 > e0 && g_target.load(std::memory_order_relaxed)->strains(e0, e1, inv_ds, g, gamma);

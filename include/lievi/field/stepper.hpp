@@ -218,7 +218,7 @@ class StaggeredStepper {
     /// |F|_inf <= lie_tol max(|M|_inf, model momentum scale).
     double lie_tol = 1e-13;
     /// Use the model's batched (vectorised across nodes) sweeps where they apply (Beam::batch_sweeps: the
-    /// exact variant with Type-I noise, damped or not). The same equations; results differ from the
+    /// exact and approx variants with Type-I noise, damped or not). The same equations; results differ from the
     /// generic path by round-off only, and are bitwise the same for any thread count either way.
     bool batched = true;
     /// Non-abelian models: solve every node with the reference Newton iteration (the full Jacobian, LU), not
@@ -270,12 +270,13 @@ class StaggeredStepper {
     }
     sweep_ = Model::is_abelian ? Sweep::abelian : Sweep::lie;
     if constexpr (BatchedFieldModel<Model>) {
-      if (opt_.batched && !opt_.reference_solve && !Noise::is_type_ii && opt_.variant == Variant::exact)
+      if (opt_.batched && !opt_.reference_solve && !Noise::is_type_ii)
         batch_ = model_.batch_sweeps();
       else
         (void)model_.batch_sweeps();  // its checks of the model apply whichever sweep is used
       if (batch_) {
         sweep_ = Sweep::batched;
+        batch_->approx = opt_.variant == Variant::approx;
         if (noise_.mode() == NoiseMode::modes) theta_node_.assign(n, Model::zero());
         // the last node joins the batched node sweep when it is solved (a free or periodic end) and, if the
         // sweep broadcasts the interior values, has them
@@ -782,10 +783,11 @@ class StaggeredStepper {
           if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
             for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
           // A is not stored at the batched nodes (the exact variant's strains come from the configurations),
-          // except with damping and noise: the next step carries zeta^{n+1/2} by it
+          // except with damping and noise (the next step carries zeta^{n+1/2} by it) and for `approx` (its
+          // strains come from the increments)
           auto batch = [&](std::ptrdiff_t j0, std::ptrdiff_t j1) {
             if (j0 < j1)
-              batch_->nodes(model_, j0, j1, g, z, damped && noisy ? A : nullptr, Mt, fm_.data(), fp_.data(),
+              batch_->nodes(model_, j0, j1, g, z, (damped && noisy) || approx ? A : nullptr, Mt, fm_.data(), fp_.data(),
                                  mode == NoiseMode::common ? &theta_c : nullptr, tn, dW, amp, dt, dt_w, opt_.lie_tol,
                                  opt_.newton_maxit, itp, rp, end, dt_w_end);
           };
@@ -891,11 +893,24 @@ class StaggeredStepper {
     const double ds = grid_.ds();
     const Algebra* A = A_.data();
     Algebra* y = gamma_.data();
-    const bool bad = parallel_any(0, m, kBlock / 4, [&](std::ptrdiff_t e) LIEVI_FLATTEN {
+    auto one = [&](std::ptrdiff_t e) LIEVI_FLATTEN {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
       y[e] = Model::approx_strain(y[e], A[e], A[b], ds);
       return !finite(y[e]);
-    });
+    };
+    bool bad = false, batched = false;
+    if constexpr (BatchedFieldModel<Model>) {
+      if (sweep_ == Sweep::batched) {
+        // segments e -> e + 1 batched; a periodic grid's closing segment (to node 0) by the generic body
+        const std::ptrdiff_t inner = std::min(m, n - 1);
+        bad = parallel_chunks_any(0, inner, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
+          return batch_->approx_strains(b, e, ds, A, y);
+        });
+        for (std::ptrdiff_t e = inner; e < m; ++e) bad |= one(e);
+        batched = true;
+      }
+    }
+    if (!batched) bad = parallel_any(0, m, kBlock / 4, one);
     StepReport r;
     if (!bad) return r;
     r.ok = false;

@@ -148,12 +148,19 @@ struct Beam {
     bool uniform_nodes = false, uniform_segments = false;
     /// The nodes the node sweep leaves to the generic body besides the ends: the point-loaded ones, increasing.
     std::vector<std::ptrdiff_t> generic_nodes;
+    /// The `approx` variant's sweeps (T^-/+ = I -/+ ½ ad*, strains from the increments); the stepper sets it.
+    bool approx = false;
 
     /// Sweep 1 on segments [e0, e1).
     void stresses(const Beam& b, std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma, Vec6* fm,
                   Vec6* fp) const {
-      batch::stresses(e0, e1, ds, gamma->data(), b.E_seg.data()->data(), p6.data(), uniform_segments, fm->data(),
-                      fp->data());
+      batch::stresses(e0, e1, ds, gamma->data(), b.E_seg.data()->data(), p6.data(), uniform_segments, approx,
+                      fm->data(), fp->data());
+    }
+    /// Sweep 3 of the `approx` variant on segments [e0, e1) (from node e to e + 1): the linearised
+    /// compatibility from the increments A; returns whether a strain is not finite.
+    [[nodiscard]] bool approx_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* A, Vec6* gamma) const {
+      return batch::approx_strains(e0, e1, ds, A->data(), gamma->data());
     }
     /// Sweep 3 on segments [e0, e1) (segment e from node e to e + 1); returns whether a strain is not finite (a
     /// relative rotation near pi gives NaN).
@@ -171,7 +178,7 @@ struct Beam {
     /// node end_node of a free end (weight w_end, dt_w_end = dt / w_end; fm must hold a zero row for its
     /// missing right segment): see batch::nodes. Type-I noise: theta_common (common), theta_node per node
     /// (modes), dW with amplitude amp (independent), or none. A (the increments) may be null: not stored;
-    /// with damping and noise it must hold the previous step's increments.
+    /// with damping and noise it must hold the previous step's increments, and approx needs it.
     void nodes(const Beam& b, std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt,
                const Vec6* fm, const Vec6* fp, const Vec6* theta_common, const Vec6* theta_node, const double* dW,
                const Vec6& amp, double dt, double dt_w, double lie_tol, int maxit, int* its, double* res,
@@ -187,6 +194,7 @@ struct Beam {
       a.uniform = uniform_nodes;
       a.k4 = k4.data() + (a.uniform ? 4 : 0);
       a.d4 = d4.empty() ? nullptr : d4.data() + (a.uniform ? 4 : 0);
+      a.approx = approx;
       if (b.gravity.squaredNorm() > 0.0) {
         a.rhoA = b.rhoA_node.data() + (a.uniform ? 1 : 0);
         for (int i = 0; i < 3; ++i) a.gravity[i] = b.gravity[i];

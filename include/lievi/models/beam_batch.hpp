@@ -42,10 +42,16 @@ Isa force_isa(Isa want);
 [[nodiscard]] bool has_fma(Isa i);
 
 /// Sweep 1 on segments [e0, e1): Pi = P (gamma - E), B = ds gamma, f^- = (dtau_B^{-1})^* Pi,
-/// f^+ = (dtau_{-B}^{-1})^* Pi. E: 6 per segment; p6: the 6 diagonal entries of P per segment. uniform: E and p6
-/// hold one segment's values, the same for all (a uniform beam: no per-segment loads).
+/// f^+ = (dtau_{-B}^{-1})^* Pi (approx: f^-/+ = Pi -/+ ½ ad*_B Pi). E: 6 per segment; p6: the 6 diagonal entries of
+/// P per segment. uniform: E and p6 hold one segment's values, the same for all (a uniform beam: no per-segment
+/// loads).
 void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-              const double* p6, bool uniform, double* fm, double* fp);
+              const double* p6, bool uniform, bool approx, double* fm, double* fp);
+
+/// Sweep 3 of the `approx` variant on segments [e0, e1) (segment e from node e to e + 1): the linearised
+/// compatibility of Beam::approx_strain from the increments A (6 per node) and gamma (updated in place).
+/// Returns whether any strain is not finite.
+bool approx_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* A, double* gamma);
 
 /// Sweep 3 on segments [e0, e1) (segment e from node e to node e + 1): gamma = tau^{-1}(g_e^{-1} g_{e+1}) / ds.
 /// A segment whose relative rotation is within tol::cayley_margin of pi (1 + tr R_rel below the margin, or
@@ -68,6 +74,9 @@ struct NodeArgs {
   const double* d4 = nullptr;
   const double* rhoA = nullptr; ///< rho A per node (gravity); null: no gravity
   bool uniform = false;         ///< k4, d4 and rhoA hold one node's values, the same for all nodes of the sweep
+  /// The `approx` variant: T^-_A mu = mu - ½ ad*_A mu in the node equation, M~ <- T^+_A(mu); A must be given
+  /// (its strains come from the increments).
+  bool approx = false;
   double gravity[3] = {0.0, 0.0, 0.0};
   const double* theta_common = nullptr;  ///< 6: the common-noise increment theta; null otherwise
   const double* theta_node = nullptr;    ///< 6 per node: theta_j (noise modes); null otherwise
