@@ -316,11 +316,12 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
 }
 
 TEST(BeamBatch, BitwiseIdenticalForOneAndTwoThreadsWithIndependentNoise) {
-  for (bool damped : {false, true}) {
-    auto run = [damped](int threads) {
+  for (int kind = 0; kind < 3; ++kind) {  // exact, exact damped, approx damped
+    const bool damped = kind > 0, approx = kind == 2;
+    auto run = [damped, approx](int threads) {
       omp_set_num_threads(threads);
       // > 512 items: parallel chunks
-      Stepper st = make({Problem::rod, 1500, NoiseMode::independent, false, damped}, true);
+      Stepper st = make({Problem::rod, 1500, NoiseMode::independent, false, damped, approx}, true);
       EXPECT_TRUE(st.batched());
       std::vector<double> out;
       for (int n = 0; n < 20; ++n) EXPECT_TRUE(st.step().ok);
@@ -334,7 +335,7 @@ TEST(BeamBatch, BitwiseIdenticalForOneAndTwoThreadsWithIndependentNoise) {
     ASSERT_EQ(a.size(), b.size());
     long mismatches = 0;
     for (std::size_t i = 0; i < a.size(); ++i) mismatches += a[i] != b[i];
-    EXPECT_EQ(mismatches, 0) << "damped " << damped;
+    EXPECT_EQ(mismatches, 0) << "damped " << damped << " approx " << approx;
   }
 }
 
@@ -394,7 +395,8 @@ TEST(BeamBatch, SameBitsWithinFmaAndNonFmaInstructionSetsRoundOffBetween) {
     ASSERT_EQ(batch::force_isa(want), want) << batch::isa_name(want);
     Run run{want, {}};
     for (const Case& c : {Case{Problem::rod, 37, NoiseMode::independent}, Case{Problem::ring, 19, NoiseMode::common},
-                          Case{Problem::rod, 37, NoiseMode::independent, false, true}}) {
+                          Case{Problem::rod, 37, NoiseMode::independent, false, true},
+                          Case{Problem::arc_vertex, 13, NoiseMode::modes, false, true, true}}) {
       Stepper st = make(c, true);
       for (int n = 0; n < 200; ++n) ASSERT_TRUE(st.step().ok);
       lievi::test::beam::append_poses(st, run.field[0]);

@@ -1,9 +1,10 @@
 #pragma once
 /// @file lievi/models/beam_batch.hpp
-/// @brief Node- and segment-batched kernels of the exact-Cayley beam step, vectorised across nodes
-/// (src/models/beam_batch.cpp): the three sweeps of field::StaggeredStepper (stresses, node solve and
-/// reconstruction, strains) for beams whose inertia K_j and stiffness P_e are diagonal (every section given
-/// by its constants), with or without mass-proportional damping, with gravity and Type-I noise (none, common, independent or modes);
+/// @brief Node- and segment-batched kernels of the Cayley beam step (variants `exact` and `approx`), vectorised
+/// across nodes (src/models/beam_batch.cpp): the three sweeps of field::StaggeredStepper (stresses, node solve and
+/// reconstruction, strains) for beams whose inertia K_j and stiffness P_e are diagonal (every section given by
+/// its constants), with or without mass-proportional damping, with gravity and Type-I noise (none, common,
+/// independent or modes);
 /// point-loaded nodes are left to the generic per-node body (Beam::point_load_nodes).
 ///
 /// The same equations as Beam::post / Beam::pre, Beam::reduced_solve, Cayley<SE3>::tau,
