@@ -17,7 +17,6 @@
 #include <atomic>
 #include <cfloat>
 #include <cstddef>
-#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <string_view>

@@ -276,7 +276,6 @@ class StaggeredStepper {
         (void)model_.batch_sweeps();  // its checks of the model apply whichever sweep is used
       if (batch_) {
         sweep_ = Sweep::batched;
-        batch_->approx = opt_.variant == Variant::approx;
         if (noise_.mode() == NoiseMode::modes) theta_node_.assign(n, Model::zero());
         // the last node joins the batched node sweep when it is solved (a free or periodic end) and, if the
         // sweep broadcasts the interior values, has them
@@ -615,7 +614,7 @@ class StaggeredStepper {
     if constexpr (BatchedFieldModel<Model>) {
       if (sweep_ == Sweep::batched) {
         parallel_chunks(0, grid_.n_segments(), kBlock / 4, kBatchChunk,
-                        [&](std::ptrdiff_t b, std::ptrdiff_t e) { batch_->stresses(model_, b, e, ds, y, fm, fp); });
+                        [&](std::ptrdiff_t b, std::ptrdiff_t e) { batch_->stresses(model_, approx, b, e, ds, y, fm, fp); });
         return;
       }
     }
@@ -787,7 +786,7 @@ class StaggeredStepper {
           // strains come from the increments)
           auto batch = [&](std::ptrdiff_t j0, std::ptrdiff_t j1) {
             if (j0 < j1)
-              batch_->nodes(model_, j0, j1, g, z, (damped && noisy) || approx ? A : nullptr, Mt, fm_.data(), fp_.data(),
+              batch_->nodes(model_, approx, j0, j1, g, z, (damped && noisy) || approx ? A : nullptr, Mt, fm_.data(), fp_.data(),
                                  mode == NoiseMode::common ? &theta_c : nullptr, tn, dW, amp, dt, dt_w, opt_.lie_tol,
                                  opt_.newton_maxit, itp, rp, end, dt_w_end);
           };
@@ -836,6 +835,23 @@ class StaggeredStepper {
     newton_max_ = std::max(newton_max_, r.iterations);
     return r;
   }
+  /// A strain sweep over the segments; returns whether a strain is not finite. Batched: kernel(batch, b, e)
+  /// on the segments [b, e) from node e to e + 1, and a periodic grid's closing segment by one(e); otherwise
+  /// one(e) on every segment.
+  template <class Kernel, class One>
+  bool segment_sweep(Kernel&& kernel, One&& one) {
+    const std::ptrdiff_t m = grid_.n_segments(), n = grid_.n_nodes();
+    if constexpr (BatchedFieldModel<Model>) {
+      if (sweep_ == Sweep::batched) {
+        const std::ptrdiff_t inner = std::min(m, n - 1);
+        bool bad = parallel_chunks_any(0, inner, kBlock / 4, kBatchChunk,
+                                       [&](std::ptrdiff_t b, std::ptrdiff_t e) { return kernel(*batch_, b, e); });
+        for (std::ptrdiff_t e = inner; e < m; ++e) bad |= one(e);
+        return bad;
+      }
+    }
+    return parallel_any(0, m, kBlock / 4, one);
+  }
   /// Sweep 3 (`exact`): gamma = tau^{-1}(g_j^{-1} g_{j+1}) / ds; a relative rotation near pi (Cayley's
   /// singularity, 1 + tr R_rel < 1e-8) is reported with its segment.
   StepReport strains_lie() {
@@ -851,20 +867,8 @@ class StaggeredStepper {
       y[e] = inv_ds * Model::relative(g[e], h);
       return !finite(y[e]);
     };
-    bool bad = false;
-    bool batched = false;
-    if constexpr (BatchedFieldModel<Model>) {
-      if (sweep_ == Sweep::batched) {
-        // segments e -> e + 1 batched; a periodic grid's closing segment (to closure g_0) by the generic body
-        const std::ptrdiff_t inner = std::min(m, n - 1);
-        bad = parallel_chunks_any(0, inner, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-          return batch_->strains(b, e, inv_ds, g, y);
-        });
-        for (std::ptrdiff_t e = inner; e < m; ++e) bad |= one(e);
-        batched = true;
-      }
-    }
-    if (!batched) bad = parallel_any(0, m, kBlock / 4, one);
+    const bool bad = segment_sweep(
+        [&](const auto& bt, std::ptrdiff_t b, std::ptrdiff_t e) { return bt.strains(b, e, inv_ds, g, y); }, one);
     StepReport r;
     if (!bad) return r;
     r.ok = false;
@@ -898,19 +902,8 @@ class StaggeredStepper {
       y[e] = Model::approx_strain(y[e], A[e], A[b], ds);
       return !finite(y[e]);
     };
-    bool bad = false, batched = false;
-    if constexpr (BatchedFieldModel<Model>) {
-      if (sweep_ == Sweep::batched) {
-        // segments e -> e + 1 batched; a periodic grid's closing segment (to node 0) by the generic body
-        const std::ptrdiff_t inner = std::min(m, n - 1);
-        bad = parallel_chunks_any(0, inner, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
-          return batch_->approx_strains(b, e, ds, A, y);
-        });
-        for (std::ptrdiff_t e = inner; e < m; ++e) bad |= one(e);
-        batched = true;
-      }
-    }
-    if (!batched) bad = parallel_any(0, m, kBlock / 4, one);
+    const bool bad = segment_sweep(
+        [&](const auto& bt, std::ptrdiff_t b, std::ptrdiff_t e) { return bt.approx_strains(b, e, ds, A, y); }, one);
     StepReport r;
     if (!bad) return r;
     r.ok = false;

@@ -148,12 +148,10 @@ struct Beam {
     bool uniform_nodes = false, uniform_segments = false;
     /// The nodes the node sweep leaves to the generic body besides the ends: the point-loaded ones, increasing.
     std::vector<std::ptrdiff_t> generic_nodes;
-    /// The `approx` variant's sweeps (T^-/+ = I -/+ ½ ad*, strains from the increments); the stepper sets it.
-    bool approx = false;
 
-    /// Sweep 1 on segments [e0, e1).
-    void stresses(const Beam& b, std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma, Vec6* fm,
-                  Vec6* fp) const {
+    /// Sweep 1 on segments [e0, e1); approx: the `approx` variant's T^-/+ = I -/+ ½ ad*.
+    void stresses(const Beam& b, bool approx, std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma,
+                  Vec6* fm, Vec6* fp) const {
       batch::stresses(e0, e1, ds, gamma->data(), b.E_seg.data()->data(), p6.data(), uniform_segments, approx,
                       fm->data(), fp->data());
     }
@@ -178,8 +176,9 @@ struct Beam {
     /// node end_node of a free end (weight w_end, dt_w_end = dt / w_end; fm must hold a zero row for its
     /// missing right segment): see batch::nodes. Type-I noise: theta_common (common), theta_node per node
     /// (modes), dW with amplitude amp (independent), or none. A (the increments) may be null: not stored;
-    /// with damping and noise it must hold the previous step's increments, and approx needs it.
-    void nodes(const Beam& b, std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt,
+    /// with damping and noise it must hold the previous step's increments, and approx (the `approx` variant's
+    /// node equation and transport) needs it.
+    void nodes(const Beam& b, bool approx, std::ptrdiff_t j0, std::ptrdiff_t j1, SE3* g, Vec6* zeta, Vec6* A, Vec6* Mt,
                const Vec6* fm, const Vec6* fp, const Vec6* theta_common, const Vec6* theta_node, const double* dW,
                const Vec6& amp, double dt, double dt_w, double lie_tol, int maxit, int* its, double* res,
                std::ptrdiff_t end_node = -1, double dt_w_end = 0.0) const {
