@@ -1,5 +1,5 @@
-// The reproducible noise streams (lievi/noise/): ns per standard normal of the scalar `standard_normal`, of the
-// batch `standard_normals` over modes (count 10^3 and 10^5) and of `WienerIncrements::increments` at m = 0 (one
+// The reproducible noise streams (lievi/noise/, stream version 2): ns per standard normal of the scalar
+// `stream_normal`, of the batch `stream_normals` over indices (count 10^3 and 10^5) and of `WienerIncrements::increments` at m = 0 (one
 // normal per node per step), and of Random123's raw Philox4x32-10 block for scale. Items per second = normals
 // per second; the "time_per_normal" counter is its inverse (seconds, SI prefix). BM_NoiseFloorDivSqrt: a lower
 // bound of any implementation of the fixed Box-Muller of docs/scenarios.md "Streams" on AVX-512 (its one
@@ -8,6 +8,9 @@
 
 #include <Random123/philox.h>
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -36,7 +39,7 @@ void BM_NoiseScalarNormal(benchmark::State& state) {
   std::uint64_t step = 0;
   for (auto _ : state) {
     double acc = 0.0;
-    for (std::uint32_t k = 0; k < 1000; ++k) acc += standard_normal(key, step, k, 0);
+    for (std::uint32_t k = 0; k < 1000; ++k) acc += stream_normal(key, step, kDefaultGroup, k);
     benchmark::DoNotOptimize(acc);
     ++step;
   }
@@ -44,14 +47,14 @@ void BM_NoiseScalarNormal(benchmark::State& state) {
 }
 BENCHMARK(BM_NoiseScalarNormal);
 
-/// Batch over modes, count = range(0).
+/// Batch over indices (nodes), count = range(0).
 void BM_NoiseBatchNormals(benchmark::State& state) {
   const StreamKey key{1, 2};
   const auto count = static_cast<std::size_t>(state.range(0));
   std::vector<double> out(count);
   std::uint64_t step = 0;
   for (auto _ : state) {
-    standard_normals(key, step++, 0, count, 0, out.data());
+    stream_normals(key, step++, kDefaultGroup, 0, count, out.data());
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
@@ -93,6 +96,59 @@ void BM_NoiseRawPhiloxBlock(benchmark::State& state) {
 BENCHMARK(BM_NoiseRawPhiloxBlock);
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// --- The alternative transform, for the choice of stream version 2 ------------------------------------------
+// The stream rule could turn each 53-bit uniform into a normal by an inverse normal CDF instead of Box-Muller.
+// Any inverse CDF accurate to a few ulps has the shape of Wichura's AS241: a rational function of degree 7/7 in
+// the centre (|u - 1/2| <= 0.425, one division) and, in the tails (15% of the normals), sqrt(-log(min(u, 1 - u)))
+// fed to a second 7/7 rational (another division). Vectorised without branches every lane pays for both paths
+// (a vector of 8 has a tail lane 73% of the time). BM_NoiseInverseCdfShape times only that arithmetic, per
+// normal, on uniforms already in L1 (no Philox): if it costs more than the whole Box-Muller stream
+// (BM_NoiseBatchNormals), the inverse CDF loses. The coefficients are placeholders of the right size (the
+// cost does not depend on their values); the log is a branch-free kernel of the same cost class as lievi's.
+namespace icdf {
+__attribute__((always_inline)) inline double log_shape(double x) {
+  const std::uint64_t b = std::bit_cast<std::uint64_t>(x);
+  const double m = std::bit_cast<double>((b & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);  // [1, 2)
+  const double e = static_cast<double>(static_cast<std::int64_t>(b >> 52) - 1023);
+  const double f = (m - 1.0) / (m + 1.0), f2 = f * f;
+  const double p = 2.0 + f2 * (0.6666666666666735 + f2 * (0.3999999999940942 + f2 * (0.2857142874366239 +
+                   f2 * (0.2222219843214978 + f2 * (0.1818357216161805 + f2 * (0.1531383769920937 + f2 * 0.1479819860511659))))));
+  return e * 0.6931471805599453 + f * p;
+}
+__attribute__((always_inline)) inline double rational77(double r, double c) {
+  const double num = 1.0 + r * (c + r * (0.5 + r * (0.25 + r * (0.125 + r * (0.0625 + r * (0.03125 + r * 0.015625))))));
+  const double den = 1.0 + r * (0.9 + r * (0.45 + r * (0.225 + r * (0.1125 + r * (0.05625 + r * (0.028125 + r * 0.0140625))))));
+  return num / den;
+}
+__attribute__((target_clones("avx512f", "avx2", "default"), optimize("no-math-errno"))) void inverse_cdf_shape(const double* u, double* out,
+                                                                                   std::size_t n) {
+#pragma omp simd
+  for (std::size_t i = 0; i < n; ++i) {
+    const double q = u[i] - 0.5;
+    const double central = q * rational77(0.180625 - q * q, 0.7);
+    const double t = std::min(u[i], 1.0 - u[i]);
+    const double r = __builtin_sqrt(-log_shape(t));  // no errno branch (optimize attribute): vectorised
+    const bool far = r > 5.0;
+    const double tail = rational77(far ? r - 5.0 : r - 1.6, far ? 0.3 : 0.8);
+    const double x = q < 0.0 ? -tail : tail;
+    out[i] = std::fabs(q) <= 0.425 ? central : x;
+  }
+}
+}  // namespace icdf
+
+void BM_NoiseInverseCdfShape(benchmark::State& state) {
+  constexpr std::size_t n = 1024;  // L1-resident: the arithmetic, not the memory
+  std::vector<double> u(n), out(n);
+  for (std::size_t i = 0; i < n; ++i) u[i] = (static_cast<double>((i * 7919) % n) + 0.5) / static_cast<double>(n);
+  for (auto _ : state) {
+    icdf::inverse_cdf_shape(u.data(), out.data(), n);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_rate(state, static_cast<std::int64_t>(n));
+}
+BENCHMARK(BM_NoiseInverseCdfShape);
+
 /// The two operations of the fixed Box-Muller that no implementation avoids, eight lanes at a time: the
 /// division s = f / (2 + f) of the log kernel and the square root of -2 log u1 (IEEE: vdivpd and vsqrtpd,
 /// not pipelined on most cores). Per element = per normal of the independent-noise stream.

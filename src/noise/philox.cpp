@@ -1,8 +1,9 @@
 /// @file noise/philox.cpp
-/// @brief Philox4x32-10 blocks, the fixed Box-Muller and lievi's own log / cos / sin kernels.
+/// @brief Philox4x32-10 blocks, the fixed Box-Muller (both outputs: stream version 2) and lievi's own log / cos /
+/// sin kernels.
 ///
-/// The scalar path (`standard_normal`) takes its block from Random123 (`r123::Philox4x32_R<10>`); the batch
-/// path (`standard_normals`) runs the same ten Philox rounds written lane-wise on plain arrays so that GCC
+/// The scalar path (`stream_normal`) takes its block from Random123 (`r123::Philox4x32_R<10>`); the batch
+/// path (`stream_normals`) runs the same ten Philox rounds written lane-wise on plain arrays so that GCC
 /// vectorises them (32x32->64 multiplies map to SSE2 pmuludq). Integer arithmetic is exact, so both give the
 /// same words; the tests check them against each other and against the Random123 known-answer vectors.
 /// Both paths then evaluate the same inline kernels (`box_muller_radius2`, `box_muller_angle`, IEEE sqrt and
@@ -121,12 +122,11 @@ constexpr auto kCosTail = [] {  // kCos[1..9]
   return t;
 }();
 
-// pi/2 = kHalfPiHi + kHalfPiLo with a 26-bit head, so rh * kHalfPiHi and rl * kHalfPiHi are exact for the
-// 26-bit halves rh, rl of r (Veltkamp split). The tail is ~1e-8; its value is fixed with the stream: pi/2 -
-// head as first computed in x86 extended precision, which carries the next 38 bits of pi/2 (so head + tail is
-// pi/2 to about 2^-64 relative, far below the double rounding of the result).
+// pi/2 = kHalfPiHi + kHalfPiLo with a 25-bit head, so rh * kHalfPiHi and rl * kHalfPiHi are exact for the
+// 26-bit halves rh, rl of r (Veltkamp split). The tail is pi/2 - head rounded to double (~1.6e-8), so head +
+// tail is pi/2 to about 2^-79 relative, far below the double rounding of the result.
 constexpr double kHalfPiHi = 0x1.921fb5p+0;
-constexpr double kHalfPiLo = 0x1.110b4611a8p-26;
+constexpr double kHalfPiLo = 0x1.110b4611a6263p-26;
 
 /// sin(pi r / 2) and cos(pi r / 2) for |r| <= 1/2.
 ///  - sin = x_hi + (x_lo + r (r^2 P(r^2))), where x_hi + x_lo = (pi/2) r to ~2^-64 relative (x_hi = rh * head
@@ -143,14 +143,14 @@ LIEVI_NOISE_INLINE void sincos_half_pi(double r, double& s, double& c) {
   c = 1.0 + r2 * horner(kCosTail, r2);
 }
 
-/// cos(2 pi u) (odd == false) or sin(2 pi u) (odd == true) for u in [0, 1] with 4 u exact.
+/// cos(2 pi u) and sin(2 pi u) for u in [0, 1] with 4 u exact.
 ///
 /// Exact reduction: v = 4 u, t = v + 1.5 * 2^52 rounds v to the nearest integer q (ties to even) and holds q in
 /// its low mantissa bits, q = t - 1.5 * 2^52 and r = v - q in [-1/2, 1/2] are exact (Sterbenz), and
 /// 2 pi u = (pi / 2)(q + r). With S = sin(pi r / 2), C = cos(pi r / 2) and q mod 4 = 0, 1, 2, 3:
 /// cos = C, -S, -C, S and sin = S, C, -S, -C. The quadrant selection is done on the bits (mask blend and sign
 /// flip), so the function has no branch at all and the batch loop if-converts and vectorises.
-LIEVI_NOISE_INLINE double trig_2pi(double u, bool odd) {
+LIEVI_NOISE_INLINE void cossin_2pi(double u, double& co, double& si) {
   const double v = 4.0 * u;
   const double t = v + 0x1.8p52;
   const std::uint64_t q = std::bit_cast<std::uint64_t>(t) & 3u;  // q mod 4 (q = 4 gives 0)
@@ -159,30 +159,25 @@ LIEVI_NOISE_INLINE double trig_2pi(double u, bool odd) {
   sincos_half_pi(r, s, c);
   const std::uint64_t sb = std::bit_cast<std::uint64_t>(s), cb = std::bit_cast<std::uint64_t>(c);
   const std::uint64_t swap = 0u - (q & 1u);  // all ones in the odd quadrants
-  // cos: |.| = odd ? S : C, negative for q = 1, 2; sin: |.| = odd ? C : S, negative for q = 2, 3.
-  const std::uint64_t mag = odd ? ((cb & swap) | (sb & ~swap)) : ((sb & swap) | (cb & ~swap));
-  const std::uint64_t neg = odd ? (q >> 1) : (((q + 1u) >> 1) & 1u);
-  return std::bit_cast<double>(mag ^ (neg << 63));
+  // cos: |.| = C (q even) or S (q odd), negative for q = 1, 2; sin: |.| = S or C, negative for q = 2, 3.
+  const std::uint64_t cos_mag = (sb & swap) | (cb & ~swap);
+  const std::uint64_t sin_mag = (cb & swap) | (sb & ~swap);
+  co = std::bit_cast<double>(cos_mag ^ ((((q + 1u) >> 1) & 1u) << 63));
+  si = std::bit_cast<double>(sin_mag ^ ((q >> 1) << 63));
 }
 
-/// -2 log(u01(r0, r1)) > 0 (u1 <= 1 - 2^-53) and the angle factor of the fixed Box-Muller.
+/// -2 log u1 > 0 (u1 = u01(r0, r1) <= 1 - 2^-53): the square of the Box-Muller radius.
 LIEVI_NOISE_INLINE double box_muller_radius2(std::uint32_t r0, std::uint32_t r1) { return -2.0 * log_kernel(u01(r0, r1)); }
-LIEVI_NOISE_INLINE double box_muller_angle(std::uint32_t r2, std::uint32_t r3, bool odd) { return trig_2pi(u01(r2, r3), odd); }
 
-/// The fixed Box-Muller of one Philox block: draw even -> rho cos, draw odd -> rho sin, rho = sqrt(-2 log u1)
-/// (IEEE sqrt: correctly rounded, the same bits from sqrtsd, sqrtpd or any libm).
-LIEVI_NOISE_INLINE double box_muller(std::uint32_t r0, std::uint32_t r1, std::uint32_t r2, std::uint32_t r3, bool odd) {
-  return std::sqrt(box_muller_radius2(r0, r1)) * box_muller_angle(r2, r3, odd);
-}
-
-constexpr std::size_t kChunk = 64;  // lanes per batch chunk (stack arrays: 4 x 256 B words + 2 x 512 B doubles)
+constexpr std::size_t kChunk = 64;  // blocks per batch chunk = 128 normals (stack: 4 x 256 B words, 4 x 512 B doubles)
 
 // x86-64 with GCC: the batch is also compiled for AVX2 and AVX-512F and the variant is picked at load time
 // (function multiversioning through an ifunc): target_clones for the Box-Muller loops, and hand-picked bodies for
 // the Philox rounds and the sqrt (below). All variants run the same IEEE operations on wider vectors, and
 // contraction into FMA is off for this file (pragma at the top), so every variant gives the same bits as the
-// SSE2 baseline and the scalar path (BoxMuller.BatchEqualsScalarBitwise checks the variant of the machine the
-// tests run on; BoxMuller.FrozenValues pins the bits). Define LIEVI_NOISE_NO_CLONES to build the baseline only.
+// SSE2 baseline and the scalar path (Normals.BatchEqualsScalarBitwise checks the variant of the machine the
+// tests run on, Normals.SameBitsWithEveryBuildVariant the others). Define LIEVI_NOISE_NO_CLONES to build the
+// baseline only.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__) && \
     !defined(LIEVI_NOISE_NO_CLONES)
 #define LIEVI_NOISE_MULTIVERSION 1
@@ -194,21 +189,18 @@ constexpr std::size_t kChunk = 64;  // lanes per batch chunk (stack arrays: 4 x 
 #define LIEVI_NOISE_DEFAULT
 #endif
 
-/// Philox4x32-10 on kChunk lanes whose counters differ only in the third word (mode0 + i); the words of lane i
+/// Philox4x32-10 on kChunk lanes whose counters differ only in the fourth word (block0 + i); the words of lane i
 /// go to w0..w3[i]. W is the lane integer: uint32_t (what GCC vectorises best with SSE2 / AVX2: 32x32->64
-/// widening multiplies; the SSE2 and AVX2 builds use it) or uint64_t with the value in the low 32 bits (the high
-/// halves may hold garbage, which the masks before each multiply and the final truncation discard). Only the
-/// uint32_t form is instantiated now: the AVX-512 variant below is written with intrinsics. Integer arithmetic,
-/// so either form gives the same words.
+/// widening multiplies; the SSE2 and AVX2 builds use it). The AVX-512 variant below is written with intrinsics.
+/// Integer arithmetic, so every form gives the same words.
 template <class W>
 LIEVI_NOISE_INLINE void philox_lanes_impl(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
-                                          std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
+                                          std::uint32_t group, std::uint32_t block0, std::uint32_t* w0,
                                           std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
   constexpr W kLow = 0xffffffffu;
 #pragma omp simd
   for (std::size_t i = 0; i < kChunk; ++i) {
-    W x0 = step_lo, x1 = step_hi, x2 = static_cast<std::uint32_t>(mode0 + static_cast<std::uint32_t>(i)),
-      x3 = block;
+    W x0 = step_lo, x1 = step_hi, x2 = group, x3 = static_cast<std::uint32_t>(block0 + static_cast<std::uint32_t>(i));
     W k0 = key.seed, k1 = key.path;
 #pragma GCC unroll 10
     for (int round = 0; round < kRounds; ++round) {
@@ -229,28 +221,26 @@ LIEVI_NOISE_INLINE void philox_lanes_impl(StreamKey key, std::uint32_t step_lo, 
 }
 
 LIEVI_NOISE_DEFAULT void philox_lanes(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
-                                      std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
+                                      std::uint32_t group, std::uint32_t block0, std::uint32_t* w0,
                                       std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
-  philox_lanes_impl<std::uint32_t>(key, step_lo, step_hi, mode0, block, w0, w1, w2, w3);
+  philox_lanes_impl<std::uint32_t>(key, step_lo, step_hi, group, block0, w0, w1, w2, w3);
 }
 #if LIEVI_NOISE_MULTIVERSION
 // AVX-512F, written with intrinsics: eight lanes per register with the 32-bit words in the low halves of 64-bit
 // lanes. vpmuludq reads only the low 32 bits, so no mask is needed before a multiply (the high halves may hold
 // garbage, dropped by the final truncation); the key schedule is the same for every lane, so it stays scalar and
-// is broadcast (GCC's own vectorisation of philox_lanes_impl<uint64_t> keeps a mask before every multiply).
-// Integer arithmetic: the same words (BoxMuller.BatchEqualsScalarBitwise).
+// is broadcast. Integer arithmetic: the same words.
 __attribute__((target("avx512f"))) void philox_lanes(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
-                                                     std::uint32_t mode0, std::uint32_t block, std::uint32_t* w0,
+                                                     std::uint32_t group, std::uint32_t block0, std::uint32_t* w0,
                                                      std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
   static_assert(kChunk % 8 == 0);
-  // maskz forms with a full mask: the plain ones trip GCC 12's -Wuninitialized (as in sqrt_times)
+  // maskz forms with a full mask: the plain ones trip GCC 12's -Wuninitialized (as in sqrt_lanes)
   const __m512i m0 = _mm512_set1_epi64(kM0), m1 = _mm512_set1_epi64(kM1);
   const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
   for (std::size_t i = 0; i < kChunk; i += 8) {
-    __m512i x0 = _mm512_set1_epi64(step_lo), x1 = _mm512_set1_epi64(step_hi);
-    // mode0 + i + lane in the low 32 bits (a 64-bit add has the 32-bit wrap-around in its low half)
-    __m512i x2 = _mm512_add_epi64(_mm512_set1_epi64(static_cast<std::uint32_t>(mode0 + static_cast<std::uint32_t>(i))), lane);
-    __m512i x3 = _mm512_set1_epi64(block);
+    __m512i x0 = _mm512_set1_epi64(step_lo), x1 = _mm512_set1_epi64(step_hi), x2 = _mm512_set1_epi64(group);
+    // block0 + i + lane in the low 32 bits (a 64-bit add has the 32-bit wrap-around in its low half)
+    __m512i x3 = _mm512_add_epi64(_mm512_set1_epi64(static_cast<std::uint32_t>(block0 + static_cast<std::uint32_t>(i))), lane);
     std::uint32_t k0 = key.seed, k1 = key.path;
     for (int round = 0; round < kRounds; ++round) {
       const __m512i p0 = _mm512_maskz_mul_epu32(0xff, x0, m0);
@@ -270,93 +260,120 @@ __attribute__((target("avx512f"))) void philox_lanes(StreamKey key, std::uint32_
 }
 #endif
 
-/// out[i] = sqrt(a[i]) * b[i] for i < n, a and b 64-byte aligned with kChunk elements (a[i] > 0). std::sqrt
-/// carries an errno branch (a libm call on a negative argument) that stops GCC from vectorising the loop under
-/// the project's -fmath-errno, so the vector sqrt is written with intrinsics. Every form is the IEEE sqrt and
-/// product: the same bits.
-LIEVI_NOISE_DEFAULT void sqrt_times(const double* a, const double* b, std::size_t n, double* out) {
+/// rho[i] = sqrt(a[i]) for the kChunk elements of a (64-byte aligned, a[i] > 0). std::sqrt carries an errno
+/// branch (a libm call on a negative argument) that stops GCC from vectorising the loop under the project's
+/// -fmath-errno, so the vector sqrt is written with intrinsics. Every form is the IEEE sqrt: the same bits.
+LIEVI_NOISE_DEFAULT void sqrt_lanes(const double* a, double* rho) {
   std::size_t i = 0;
 #if defined(__SSE2__)
-  for (; i + 2 <= n; i += 2) {
-    _mm_storeu_pd(out + i, _mm_mul_pd(_mm_sqrt_pd(_mm_load_pd(a + i)), _mm_load_pd(b + i)));
-  }
+  for (; i + 2 <= kChunk; i += 2) _mm_store_pd(rho + i, _mm_sqrt_pd(_mm_load_pd(a + i)));
 #endif
-  for (; i < n; ++i) out[i] = std::sqrt(a[i]) * b[i];
+  for (; i < kChunk; ++i) rho[i] = std::sqrt(a[i]);
 }
 #if LIEVI_NOISE_MULTIVERSION
-__attribute__((target("avx2"))) void sqrt_times(const double* a, const double* b, std::size_t n, double* out) {
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    _mm256_storeu_pd(out + i, _mm256_mul_pd(_mm256_sqrt_pd(_mm256_load_pd(a + i)), _mm256_load_pd(b + i)));
-  }
-  for (; i < n; ++i) out[i] = std::sqrt(a[i]) * b[i];
+__attribute__((target("avx2"))) void sqrt_lanes(const double* a, double* rho) {
+  for (std::size_t i = 0; i < kChunk; i += 4) _mm256_store_pd(rho + i, _mm256_sqrt_pd(_mm256_load_pd(a + i)));
 }
-__attribute__((target("avx512f"))) void sqrt_times(const double* a, const double* b, std::size_t n, double* out) {
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {  // maskz form: the plain _mm512_sqrt_pd trips GCC 12's -Wuninitialized
-    _mm512_storeu_pd(out + i,
-                     _mm512_mul_pd(_mm512_maskz_sqrt_pd(0xff, _mm512_load_pd(a + i)), _mm512_load_pd(b + i)));
+__attribute__((target("avx512f"))) void sqrt_lanes(const double* a, double* rho) {
+  for (std::size_t i = 0; i < kChunk; i += 8) {  // maskz form: the plain _mm512_sqrt_pd trips GCC 12's -Wuninitialized
+    _mm512_store_pd(rho + i, _mm512_maskz_sqrt_pd(0xff, _mm512_load_pd(a + i)));
   }
-  for (; i < n; ++i) out[i] = std::sqrt(a[i]) * b[i];
 }
 #endif
 
-/// Box-Muller on kChunk lanes: rad2[i] = -2 log u1 and trig[i] = cos/sin(2 pi u2), vectorised (branch-free
-/// kernels; the parity is loop invariant).
+/// Box-Muller on kChunk blocks, vectorised (branch-free kernels): rad2[i] = -2 log u1, c[i], s[i] = cos, sin
+/// (2 pi u2).
 LIEVI_NOISE_CLONES void box_muller_lanes(const std::uint32_t* w0, const std::uint32_t* w1, const std::uint32_t* w2,
-                                         const std::uint32_t* w3, bool odd, double* rad2, double* trig) {
+                                         const std::uint32_t* w3, double* rad2, double* c, double* s) {
 #pragma omp simd
   for (std::size_t i = 0; i < kChunk; ++i) rad2[i] = box_muller_radius2(w0[i], w1[i]);
-  if (odd) {
 #pragma omp simd
-    for (std::size_t i = 0; i < kChunk; ++i) trig[i] = box_muller_angle(w2[i], w3[i], true);
-  } else {
+  for (std::size_t i = 0; i < kChunk; ++i) cossin_2pi(u01(w2[i], w3[i]), c[i], s[i]);
+}
+
+/// out[2i] = rho[i] c[i], out[2i + 1] = rho[i] s[i] for the kChunk blocks (the two normals of each block).
+LIEVI_NOISE_CLONES void pair_products(const double* rho, const double* c, const double* s, double* out) {
 #pragma omp simd
-    for (std::size_t i = 0; i < kChunk; ++i) trig[i] = box_muller_angle(w2[i], w3[i], false);
+  for (std::size_t i = 0; i < kChunk; ++i) {
+    out[2 * i] = rho[i] * c[i];
+    out[2 * i + 1] = rho[i] * s[i];
   }
 }
 
-/// One chunk of the batch: n <= kChunk normals for modes mode0 .. mode0 + n - 1.
-void normals_chunk(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi, std::uint32_t mode0,
-                   std::uint32_t block, bool odd, std::size_t n, double* out) {
+/// The 2 kChunk normals of blocks block0 .. block0 + kChunk - 1 (normal indices 2 block0 ...) into out.
+void normals_chunk(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi, std::uint32_t group,
+                   std::uint32_t block0, double* out) {
   alignas(64) std::uint32_t w0[kChunk], w1[kChunk], w2[kChunk], w3[kChunk];
-  philox_lanes(key, step_lo, step_hi, mode0, block, w0, w1, w2, w3);
-  alignas(64) double rad2[kChunk], trig[kChunk];
-  box_muller_lanes(w0, w1, w2, w3, odd, rad2, trig);
-  sqrt_times(rad2, trig, n, out);
+  philox_lanes(key, step_lo, step_hi, group, block0, w0, w1, w2, w3);
+  alignas(64) double rad2[kChunk], c[kChunk], s[kChunk], rho[kChunk];
+  box_muller_lanes(w0, w1, w2, w3, rad2, c, s);
+  sqrt_lanes(rad2, rho);
+  pair_products(rho, c, s, out);
+}
+
+/// Normals i0 .. i0 + n - 1 with i0 + n <= 2^32 (no wrap-around of the normal index).
+void normals_range(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi, std::uint32_t group,
+                   std::uint64_t i0, std::size_t n, double* out) {
+  const std::uint64_t end = i0 + n;
+  alignas(64) double tmp[2 * kChunk];
+  for (std::uint64_t first = i0 & ~std::uint64_t{1}; first < end; first += 2 * kChunk) {
+    const auto block0 = static_cast<std::uint32_t>(first >> 1);
+    if (first >= i0 && first + 2 * kChunk <= end) {  // the whole chunk is wanted: straight into out
+      normals_chunk(key, step_lo, step_hi, group, block0, out + (first - i0));
+      continue;
+    }
+    normals_chunk(key, step_lo, step_hi, group, block0, tmp);
+    const std::uint64_t lo = std::max(first, i0), hi = std::min(first + 2 * kChunk, end);
+    std::copy(tmp + (lo - first), tmp + (hi - first), out + (lo - i0));
+  }
 }
 
 }  // namespace
 
-Block philox_block(StreamKey key, std::uint64_t step, std::uint32_t mode, std::uint32_t block) {
+Block philox_block(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t block) {
   using Philox = r123::Philox4x32_R<kRounds>;
   const Philox::ctr_type ctr = {
-      {static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(step >> 32), mode, block}};
+      {static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(step >> 32), group, block}};
   const Philox::key_type k = {{key.seed, key.path}};
   const Philox::ctr_type r = Philox{}(ctr, k);
   return Block{{r.v[0], r.v[1], r.v[2], r.v[3]}};
 }
 
-double standard_normal(StreamKey key, std::uint64_t step, std::uint32_t mode, std::uint32_t draw) {
-  const Block b = philox_block(key, step, mode, draw / 2);
-  return box_muller(b.r[0], b.r[1], b.r[2], b.r[3], (draw & 1u) != 0);
+double stream_normal(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t index) {
+  const Block b = philox_block(key, step, group, index >> 1);
+  const double rho = std::sqrt(box_muller_radius2(b.r[0], b.r[1]));
+  double c, s;
+  cossin_2pi(u01(b.r[2], b.r[3]), c, s);
+  return rho * ((index & 1u) != 0 ? s : c);
 }
 
-void standard_normals(StreamKey key, std::uint64_t step, std::uint32_t mode0, std::size_t count, std::uint32_t draw,
-                      double* out) {
+void stream_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t index0, std::size_t count,
+                    double* out) {
   const auto lo = static_cast<std::uint32_t>(step);
   const auto hi = static_cast<std::uint32_t>(step >> 32);
-  const bool odd = (draw & 1u) != 0;
-  for (std::size_t done = 0; done < count; done += kChunk) {
-    const std::size_t n = std::min(kChunk, count - done);
-    normals_chunk(key, lo, hi, mode0 + static_cast<std::uint32_t>(done), draw / 2, odd, n, out + done);
+  constexpr std::uint64_t kWrap = std::uint64_t{1} << 32;
+  std::uint64_t i0 = index0;
+  while (count > 0) {  // split where the normal index wraps around 2^32
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(count, kWrap - i0));
+    normals_range(key, lo, hi, group, i0, n, out);
+    out += n;
+    count -= n;
+    i0 = 0;
   }
 }
 
 namespace detail {
 double log_unit(double u) { return log_kernel(u); }
-double cos_2pi(double u) { return trig_2pi(u, false); }
-double sin_2pi(double u) { return trig_2pi(u, true); }
+double cos_2pi(double u) {
+  double c, s;
+  cossin_2pi(u, c, s);
+  return c;
+}
+double sin_2pi(double u) {
+  double c, s;
+  cossin_2pi(u, c, s);
+  return s;
+}
 }  // namespace detail
 
 }  // namespace lievi::noise

@@ -64,8 +64,8 @@ double WienerIncrements::increment(std::uint64_t n, std::uint32_t mode) const {
   if (m_ > 0 && (n >> (64 - m_)) != 0) throw std::out_of_range("WienerIncrements: coarse step index too large");
   const std::uint64_t first = n << m_;
   const std::uint64_t fine = std::uint64_t{1} << m_;
-  double w = sqrt_base_dt_ * standard_normal(key_, first, mode, 0);
-  for (std::uint64_t i = 1; i < fine; ++i) w += sqrt_base_dt_ * standard_normal(key_, first + i, mode, 0);
+  double w = sqrt_base_dt_ * stream_normal(key_, first, kDefaultGroup, mode);
+  for (std::uint64_t i = 1; i < fine; ++i) w += sqrt_base_dt_ * stream_normal(key_, first + i, kDefaultGroup, mode);
   return truncate_ ? clip(w, clip_dw_) : w;
 }
 
@@ -80,10 +80,10 @@ void WienerIncrements::increments(std::uint64_t n, std::uint32_t mode0, std::siz
     const std::uint32_t m0 = mode0 + static_cast<std::uint32_t>(done);
     double* o = out + done;
     // Same operations, in the same order, as the scalar sum: w = s xi_0, then w += s xi_i for i = 1, 2, ...
-    standard_normals(key_, first, m0, len, 0, o);
+    stream_normals(key_, first, kDefaultGroup, m0, len, o);
     for (std::size_t j = 0; j < len; ++j) o[j] = s * o[j];
     for (std::uint64_t i = 1; i < fine; ++i) {
-      standard_normals(key_, first + i, m0, len, 0, xi);
+      stream_normals(key_, first + i, kDefaultGroup, m0, len, xi);
       for (std::size_t j = 0; j < len; ++j) o[j] += s * xi[j];
     }
     if (truncate_) {

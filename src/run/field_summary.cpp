@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "lievi/noise/philox.hpp"
 #include "lievi/version.hpp"
 
 namespace lievi::run::detail {
@@ -49,6 +50,12 @@ json field_summary(const std::vector<io::ResolvedEntry>& entries, const std::str
   j["diagnostics"] = d;
   j["newton"] = {{"max", r.newton_max}};
   j["notes"] = r.notes;
+  // Noisy runs name the rule their Brownian increments were drawn by (noise/philox.hpp), so a result can be
+  // matched with the lievi versions that reproduce it.
+  const json& sc = j["scenario"];
+  if (sc.contains("noise") && sc["noise"].contains("mode") && sc["noise"]["mode"] != "none") {
+    j["noise"] = {{"stream", noise::kStreamVersion}};
+  }
   j["version"] = lievi::version;
   return j;
 }

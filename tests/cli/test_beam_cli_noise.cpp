@@ -104,6 +104,9 @@ TEST(BeamCliNoise, OneConstantModeIsTheCommonRunByteForByte) {
   EXPECT_TRUE(noted) << j["notes"].dump();
   // (the resolved keys are split at their first dot: noise -> "modes[0].theta")
   EXPECT_EQ(j["scenario"]["noise"]["mode"], "modes");
+  // the stream rule is named in noisy runs only (docs/outputs.md)
+  EXPECT_EQ(j["noise"]["stream"], 2) << j.dump();
+  EXPECT_FALSE(nlohmann::json::parse(read_file(cwd / "det" / "summary.json")).contains("noise"));
   EXPECT_EQ(j["scenario"]["noise"]["modes[0].profile"], "constant") << j["scenario"].dump();
   EXPECT_EQ(j["scenario"]["noise"]["modes[0].theta"].size(), 6u) << j["scenario"].dump();
   // validate prints the tables back, and the printout runs to the same series

@@ -103,6 +103,7 @@ TEST(WaveCli, EnsemblePathEqualsSingleRunAndStatistics) {
       EXPECT_NEAR(sd.rows[r][c], std::sqrt(v), 1e-12 * std::max(1.0, std::abs(m)));
     }
   EXPECT_EQ(summary(cwd / "ens")["paths"], 3);
+  EXPECT_EQ(summary(cwd / "ens")["noise"]["stream"], 2);  // the stream rule of noisy runs (docs/outputs.md)
 }
 
 TEST(WaveCli, SameFilesForOneAndTwoThreads) {

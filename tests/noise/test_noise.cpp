@@ -4,8 +4,10 @@
 //  - the u01 rule against a long-double evaluation of its definition, at the extreme words;
 //  - lievi's log / cos / sin kernels against libm (std::log, long-double std::cos/std::sin) and Boost.Math
 //    cos_pi / sin_pi (exact argument reduction), <= 2 ulp;
-//  - Box-Muller against a long-double evaluation of the stated rule from the raw Philox words;
-//  - the normals against N(0, 1): moments, Kolmogorov-Smirnov, chi-square, tails, lag-1 correlations;
+//  - Box-Muller (stream version 2: both outputs of a block) against a long-double evaluation of the stated rule
+//    from the raw Philox words;
+//  - the normals against N(0, 1): moments, Kolmogorov-Smirnov, Anderson-Darling, chi-square, tails, lag-1
+//    correlations (between the two outputs of one block too, and of their squares);
 //  - the Wiener increments against sums of fine increments computed here, batch == scalar bitwise, OpenMP runs
 //    with 1 and 2 threads == serial, path independence, and the truncation rule.
 //
@@ -93,11 +95,11 @@ double correlation(const std::vector<double>& x, const std::vector<double>& y) {
   return static_cast<double>(sxy / std::sqrt(sxx * syy));
 }
 
-/// steps x modes normals of one stream, row-major by step (batch path).
-std::vector<double> normals_grid(StreamKey key, std::uint64_t step0, std::size_t steps, std::uint32_t mode0,
-                                 std::size_t modes, std::uint32_t draw) {
-  std::vector<double> z(steps * modes);
-  for (std::size_t s = 0; s < steps; ++s) standard_normals(key, step0 + s, mode0, modes, draw, z.data() + s * modes);
+/// steps x count normals (indices index0 ...) of one stream, row-major by step (batch path).
+std::vector<double> normals_grid(StreamKey key, std::uint64_t step0, std::size_t steps, std::uint32_t index0,
+                                 std::size_t count, std::uint32_t group = kDefaultGroup) {
+  std::vector<double> z(steps * count);
+  for (std::size_t s = 0; s < steps; ++s) stream_normals(key, step0 + s, group, index0, count, z.data() + s * count);
   return z;
 }
 
@@ -118,7 +120,7 @@ TEST(Philox, KnownAnswerVectors) {
        {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
   };
   for (const Kat& k : kats) {
-    // lievi's layout: counter = {step lo, step hi, mode, block}, key = {seed, path}.
+    // lievi's layout: counter = {step lo, step hi, group, block}, key = {seed, path}.
     const std::uint64_t step = (static_cast<std::uint64_t>(k.ctr[1]) << 32) | k.ctr[0];
     const Block b = philox_block(StreamKey{k.key[0], k.key[1]}, step, k.ctr[2], k.ctr[3]);
     // Random123's C interface, as a second implementation.
@@ -253,72 +255,80 @@ TEST(Kernels, CosSinTwoPiWithinTwoUlp) {
 // --- Box-Muller ------------------------------------------------------------------------------------------
 
 TEST(BoxMuller, FollowsTheStatedRule) {
-  // z(draw) from the raw block words by the stated rule, in long double with libm: counter {step lo, step hi,
-  // mode, draw / 2}; rho = sqrt(-2 log u1); even draw -> rho cos(2 pi u2), odd -> rho sin(2 pi u2). Tolerance
-  // 4 ulp of max(rho, 1) absolute (the kernels' relative errors times |z| <= rho).
+  // Normal i from the raw block words by the stated rule (version 2), in long double with libm: counter
+  // {step lo, step hi, group, i / 2}; rho = sqrt(-2 log u1); i even -> rho cos(2 pi u2), i odd -> rho sin(2 pi u2).
+  // Tolerance 4 ulp of max(rho, 1) absolute (the kernels' relative errors times |z| <= rho).
   std::mt19937_64 rng(3);
   for (int t = 0; t < 100000; ++t) {
     const StreamKey key{static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng())};
     const std::uint64_t step = (t % 2 == 0) ? rng() % 100000 : rng();
-    const auto mode = static_cast<std::uint32_t>(rng()), draw = static_cast<std::uint32_t>(rng() % 16);
-    const Block b = philox_block(key, step, mode, draw / 2);
-    const LD u1 = u01_reference(b.r[0], b.r[1]), u2 = u01_reference(b.r[2], b.r[3]);
+    const auto group = static_cast<std::uint32_t>(t % 3 == 0 ? 0 : rng());
+    const auto index = static_cast<std::uint32_t>(t % 5 == 0 ? rng() % 16 : rng());
+    const std::uint32_t ctr[4] = {static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(step >> 32), group,
+                                  index / 2};
+    const philox4x32_ctr_t c = {{ctr[0], ctr[1], ctr[2], ctr[3]}};  // Random123's C API, not lievi's philox_block
+    const philox4x32_ctr_t w = philox4x32_R(10, c, philox4x32_key_t{{key.seed, key.path}});
+    const LD u1 = u01_reference(w.v[0], w.v[1]), u2 = u01_reference(w.v[2], w.v[3]);
     const LD rho = std::sqrt(-2.0L * std::log(u1));
-    const LD ref = rho * (draw % 2 == 0 ? boost::math::cos_pi(2.0L * u2) : boost::math::sin_pi(2.0L * u2));
-    const double z = standard_normal(key, step, mode, draw);
+    const LD ref = rho * (index % 2 == 0 ? boost::math::cos_pi(2.0L * u2) : boost::math::sin_pi(2.0L * u2));
+    const double z = stream_normal(key, step, group, index);
     ASSERT_LE(std::fabs(static_cast<LD>(z) - ref), 4 * 0x1.0p-52L * std::max(rho, 1.0L))
-        << "step " << step << " mode " << mode << " draw " << draw;
+        << "step " << step << " group " << group << " index " << index;
   }
 }
 
 TEST(BoxMuller, BatchEqualsScalarBitwise) {
-  // Any count, mode0 (including wrap-around at 2^32), step, draw and a misaligned output; the element after the
-  // batch is left untouched.
-  const std::size_t counts[] = {0, 1, 2, 3, 5, 17, 63, 64, 65, 127, 128, 129, 1001};
-  const std::uint32_t mode0s[] = {0u, 1u, 7u, 63u, 1000u, 0xffffffffu - 40u};
+  // Any count, index0 (odd and even, including wrap-around at 2^32), step, group and a misaligned output; the
+  // element after the batch is left untouched.
+  const std::size_t counts[] = {0, 1, 2, 3, 5, 17, 63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 1001};
+  const std::uint32_t index0s[] = {0u, 1u, 2u, 7u, 63u, 127u, 128u, 1000u, 0xffffffffu - 40u, 0xffffffffu};
   const std::uint64_t steps[] = {0u, 1u, 12345u, (std::uint64_t{1} << 32) + 3u, ~std::uint64_t{0}};
   const StreamKey keys[] = {{0, 0}, {42, 7}, {0xffffffffu, 0xffffffffu}};
   std::vector<double> buf(1001 + 2);
   for (const StreamKey key : keys) {
     for (const std::uint64_t step : steps) {
-      for (const std::uint32_t draw : {0u, 1u, 2u, 7u}) {
-        for (const std::uint32_t mode0 : mode0s) {
+      for (const std::uint32_t group : {0u, 1u, 0xffffffffu}) {
+        for (const std::uint32_t index0 : index0s) {
           for (const std::size_t count : counts) {
             std::fill(buf.begin(), buf.end(), -12345.0);
             double* out = buf.data() + 1;  // 8-byte, not 16-byte, aligned
-            standard_normals(key, step, mode0, count, draw, out);
+            stream_normals(key, step, group, index0, count, out);
             for (std::size_t i = 0; i < count; ++i) {
-              const double s = standard_normal(key, step, mode0 + static_cast<std::uint32_t>(i), draw);
-              ASSERT_TRUE(same_bits(out[i], s)) << "count " << count << " mode0 " << mode0 << " i " << i;
+              const double s = stream_normal(key, step, group, index0 + static_cast<std::uint32_t>(i));
+              ASSERT_TRUE(same_bits(out[i], s)) << "count " << count << " index0 " << index0 << " i " << i;
             }
             ASSERT_EQ(out[count], -12345.0);
+            ASSERT_EQ(buf[0], -12345.0);
           }
         }
       }
     }
   }
-  // Any batch split of the modes gives the same numbers (node order / decomposition independence).
+  // Any batch split of the indices gives the same numbers (node order / decomposition independence), including
+  // splits that cut a block between its two outputs.
   const std::size_t n = 3000;
   std::vector<double> whole(n), pieces(n);
-  standard_normals({5, 6}, 77, 0, n, 0, whole.data());
+  stream_normals({5, 6}, 77, 0, 0, n, whole.data());
   std::mt19937_64 rng(11);
   for (std::size_t done = 0; done < n;) {
     const std::size_t len = std::min<std::size_t>(n - done, 1 + rng() % 200);
-    standard_normals({5, 6}, 77, static_cast<std::uint32_t>(done), len, 0, pieces.data() + done);
+    stream_normals({5, 6}, 77, 0, static_cast<std::uint32_t>(done), len, pieces.data() + done);
     done += len;
   }
   for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(same_bits(whole[i], pieces[i])) << i;
 }
 
 TEST(BoxMuller, FrozenValues) {
-  // Regression guard on the fixed rules (key, counter layout, u01, Box-Muller, kernels, increment sums and
-  // clipping): values and an FNV-1a hash of 200140 normals and 19980 truncated m = 3 increments, recorded when
-  // the streams were introduced. The same bits were obtained with GCC 12 (-O0, -O2 baseline SSE2 with and
-  // without the AVX2 / AVX-512 clones, -O3 -march=x86-64-v3, -march=native with FMA) and clang 14 (-O2 and
-  // -march=native). If this fails, every stochastic result of lievi has changed.
-  EXPECT_TRUE(same_bits(standard_normal({0, 0}, 0, 0, 0), -0x1.f1bcd5498377fp-4));
-  EXPECT_TRUE(same_bits(standard_normal({0, 0}, 0, 0, 1), -0x1.599bbd8a9eda8p+0));
-  EXPECT_TRUE(same_bits(standard_normal({1, 2}, 3, 4, 5), -0x1.2ae6940916b8ap+0));
+  // Regression guard on the fixed rules of stream version 2 (key, counter layout, u01, Box-Muller with both
+  // outputs, kernels, increment sums and clipping): values and an FNV-1a hash of 200140 normals and 19980
+  // truncated m = 3 increments, recorded when version 2 was introduced: the same bits with GCC 12 (-O0 without
+  // the AVX2 / AVX-512 clones, -O2 with them, -O3 -march=native with FMA) and clang 14 (-O2 -march=native). The
+  // first three are version 1's too (that rule put the same two normals in the block of mode 0, draws 0 and 1). If this fails, every stochastic
+  // result of lievi has changed: raise kStreamVersion.
+  EXPECT_EQ(kStreamVersion, 2);
+  EXPECT_TRUE(same_bits(stream_normal({0, 0}, 0, 0, 0), -0x1.f1bcd5498377fp-4));
+  EXPECT_TRUE(same_bits(stream_normal({0, 0}, 0, 0, 1), -0x1.599bbd8a9eda8p+0));
+  EXPECT_TRUE(same_bits(stream_normal({1, 2}, 3, 4, 5), -0x1.2ae6940916b8ap+0));
   std::uint64_t h = 1469598103934665603ULL;
   const auto mix = [&h](double x) {
     h ^= std::bit_cast<std::uint64_t>(x);
@@ -326,7 +336,7 @@ TEST(BoxMuller, FrozenValues) {
   };
   std::vector<double> z(10007);
   for (std::uint64_t s = 0; s < 20; ++s) {
-    standard_normals({2026, 1}, s * 1000003, 5, z.size(), static_cast<std::uint32_t>(s % 3), z.data());
+    stream_normals({2026, 1}, s * 1000003, static_cast<std::uint32_t>(s % 3), 5, z.size(), z.data());
     for (double x : z) mix(x);
   }
   const WienerIncrements w({7, 3}, 1e-3, 3, true);
@@ -335,17 +345,15 @@ TEST(BoxMuller, FrozenValues) {
     w.increments(n, 11, d.size(), d.data());
     for (double x : d) mix(x);
   }
-  EXPECT_EQ(h, 0x2e4eb576d8f10652ULL);
+  EXPECT_EQ(h, 0xafb80b4b99e7d32bULL);
 }
 
 // --- statistics of the normals ---------------------------------------------------------------------------
 
 TEST(Normals, MomentsKsChiSquareTails) {
-  // 10^6 normals: 1000 steps x 500 modes x draws {0, 1} of one stream.
+  // 10^6 normals: 1000 steps x indices 0 .. 999 (both outputs of 500 blocks) of one stream.
   const StreamKey key{2024, 3};
-  std::vector<double> z = normals_grid(key, 0, 1000, 0, 500, 0);
-  const std::vector<double> z1 = normals_grid(key, 0, 1000, 0, 500, 1);
-  z.insert(z.end(), z1.begin(), z1.end());
+  const std::vector<double> z = normals_grid(key, 0, 1000, 0, 1000);
   const double n = static_cast<double>(z.size());
   LD s1 = 0, s2 = 0, s3 = 0, s4 = 0;
   std::size_t tail3 = 0, tail4 = 0;
@@ -386,6 +394,16 @@ TEST(Normals, MomentsKsChiSquareTails) {
     d = std::max({d, f - i / n, (i + 1) / n - f});
   }
   EXPECT_LT(std::sqrt(n) * d, 2.69) << "KS D = " << d;
+  // Anderson-Darling (weights the tails): A^2 = -n - (1/n) sum (2i - 1) [ln F(x_i) + ln(1 - F(x_{n+1-i}))],
+  // with 1 - F(x) = Phi(-x) (no cancellation). P(A^2 > 11) ~ 4e-7 for a correct generator (asymptotic tail of
+  // the A^2 distribution, exp(-1.2337 z) 2 / sqrt(pi z)).
+  LD ad = 0;
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    ad += (2.0L * i + 1) * (std::log(static_cast<LD>(Phi(sorted[i]))) +
+                            std::log(static_cast<LD>(Phi(-sorted[sorted.size() - 1 - i]))));
+  }
+  const double a2 = static_cast<double>(-n - ad / n);
+  EXPECT_LT(a2, 11.0) << "Anderson-Darling A^2 = " << a2;
   // Chi-square on 80 bins of width 0.1 in [-4, 4] plus two tails (81 degrees of freedom), at 1e-6.
   const int bins = 80;
   std::vector<double> observed(bins + 2, 0.0);
@@ -406,34 +424,41 @@ TEST(Normals, MomentsKsChiSquareTails) {
 }
 
 TEST(Normals, NoLagOneCorrelation) {
-  // Lag-1 correlations between neighbouring steps, neighbouring modes (nodes), the two draws of one block,
-  // neighbouring paths and neighbouring seeds: |r| < 5 / sqrt(n) each (false alarm 5.7e-7 each).
-  const std::size_t steps = 400, modes = 1000;
+  // Lag-1 correlations between neighbouring steps, the two outputs of one block (indices 2m, 2m + 1),
+  // neighbouring blocks (2m + 1, 2m + 2), neighbouring paths, seeds and groups: |r| < 5 / sqrt(n) each (false
+  // alarm 5.7e-7 each). Squares too (a dependence in |z| that leaves the plain correlation at 0: for Box-Muller
+  // the two outputs share the radius, yet z0^2 and z1^2 are independent).
+  const std::size_t steps = 400, count = 2002;
   const StreamKey key{77, 10};
-  const std::vector<double> z = normals_grid(key, 0, steps + 1, 0, modes + 1, 0);
-  std::vector<double> a, b_step, b_mode;
+  const std::vector<double> z = normals_grid(key, 0, steps + 1, 0, count);
+  std::vector<double> a, b_step, pair_a, pair_b, next_a, next_b;
   for (std::size_t s = 0; s < steps; ++s) {
-    for (std::size_t k = 0; k < modes; ++k) {
-      a.push_back(z[s * (modes + 1) + k]);
-      b_step.push_back(z[(s + 1) * (modes + 1) + k]);
-      b_mode.push_back(z[s * (modes + 1) + k + 1]);
+    for (std::size_t k = 0; k + 2 < count; k += 2) {
+      a.push_back(z[s * count + k]);
+      b_step.push_back(z[(s + 1) * count + k]);
+      pair_a.push_back(z[s * count + k]);
+      pair_b.push_back(z[s * count + k + 1]);
+      next_a.push_back(z[s * count + k + 1]);
+      next_b.push_back(z[s * count + k + 2]);
     }
   }
   const double bound = 5.0 / std::sqrt(static_cast<double>(a.size()));
   EXPECT_LT(std::fabs(correlation(a, b_step)), bound) << "across steps";
-  EXPECT_LT(std::fabs(correlation(a, b_mode)), bound) << "across modes";
-  const auto grid = [&](StreamKey k, std::uint32_t draw) { return normals_grid(k, 0, steps, 0, modes, draw); };
-  const std::vector<double> base = grid(key, 0);
-  EXPECT_LT(std::fabs(correlation(base, grid(key, 1))), bound) << "draw 0 vs 1 (cos/sin of one block)";
-  EXPECT_LT(std::fabs(correlation(base, grid(StreamKey{77, 11}, 0))), bound) << "across paths";
-  EXPECT_LT(std::fabs(correlation(base, grid(StreamKey{78, 10}, 0))), bound) << "across seeds";
-  // Squares too (a dependence in |z| that leaves the plain correlation at 0).
-  std::vector<double> sq_a(a.size()), sq_b(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    sq_a[i] = a[i] * a[i];
-    sq_b[i] = b_mode[i] * b_mode[i];
-  }
-  EXPECT_LT(std::fabs(correlation(sq_a, sq_b)), bound) << "squares across modes";
+  EXPECT_LT(std::fabs(correlation(pair_a, pair_b)), bound) << "the two outputs of one block";
+  EXPECT_LT(std::fabs(correlation(next_a, next_b)), bound) << "neighbouring blocks";
+  const auto squares = [](std::vector<double> v) {
+    for (double& x : v) x *= x;
+    return v;
+  };
+  EXPECT_LT(std::fabs(correlation(squares(pair_a), squares(pair_b))), bound) << "squares of one block's outputs";
+  EXPECT_LT(std::fabs(correlation(squares(next_a), squares(next_b))), bound) << "squares across blocks";
+  const std::vector<double> base = normals_grid(key, 0, steps, 0, count);
+  const double bound_all = 5.0 / std::sqrt(static_cast<double>(base.size()));
+  EXPECT_LT(std::fabs(correlation(base, normals_grid(StreamKey{77, 11}, 0, steps, 0, count))), bound_all)
+      << "across paths";
+  EXPECT_LT(std::fabs(correlation(base, normals_grid(StreamKey{78, 10}, 0, steps, 0, count))), bound_all)
+      << "across seeds";
+  EXPECT_LT(std::fabs(correlation(base, normals_grid(key, 0, steps, 0, count, 1))), bound_all) << "across groups";
 }
 
 // --- Wiener increments -----------------------------------------------------------------------------------
@@ -458,7 +483,7 @@ TEST(Wiener, ConstructionAndAccessors) {
   EXPECT_THROW((void)w40.increment(std::uint64_t{1} << 24, 0), std::out_of_range);
   // m = 0 is sqrt(dt) xi.
   const WienerIncrements w0({1, 2}, 2e-3, 0);
-  EXPECT_TRUE(same_bits(w0.increment(5, 9), std::sqrt(2e-3) * standard_normal({1, 2}, 5, 9, 0)));
+  EXPECT_TRUE(same_bits(w0.increment(5, 9), std::sqrt(2e-3) * stream_normal({1, 2}, 5, kDefaultGroup, 9)));
 }
 
 TEST(Wiener, MeanAndVarianceAtM0AndM3) {

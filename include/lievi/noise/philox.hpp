@@ -1,10 +1,10 @@
 #pragma once
 /// @file lievi/noise/philox.hpp
-/// @brief The counter-based noise streams of docs/scenarios.md "Streams": Philox4x32-10 (Random123)
-/// keyed by (seed, path) with counter (step on the base_dt grid, mode, draw block), uniforms by a fixed rule
-/// and standard normals by a fixed Box-Muller written in lievi.
+/// @brief The counter-based noise streams of docs/scenarios.md "Streams" (stream version 2): Philox4x32-10
+/// (Random123) keyed by (seed, path) with counter (step on the base_dt grid, mode group, block), uniforms by a
+/// fixed rule and standard normals by a fixed Box-Muller written in lievi, both of its outputs used.
 ///
-/// Every variate is a pure function of (seed, path, step, mode, draw): the same numbers for any thread count,
+/// Every variate is a pure function of (seed, path, step, group, index): the same numbers for any thread count,
 /// node order, batch split, output cadence or machine. The elementary functions of Box-Muller (log, cos, sin)
 /// are lievi's own polynomial kernels (noise/philox.cpp, `detail::log_unit` etc. below), not libm, so the bits
 /// do not depend on the C library or on whether the compiler vectorised the batch loop. Every step is a
@@ -14,15 +14,20 @@
 /// batch chunk is also compiled for AVX2 and AVX-512F and chosen at load time (same bits, checked by the
 /// tests). Do not build them with -ffast-math (it would allow reassociation).
 ///
-/// Fixed rules (changing any of them changes every stochastic result; do not):
+/// Fixed rules (changing any of them changes every stochastic result; then raise kStreamVersion):
 ///  - key   = {seed, path} (two 32-bit words);
-///  - counter = {step & 0xffffffff, step >> 32, mode, block}, block = draw / 2;
+///  - normal i of the stream (seed, path, group) at step n comes from the block with counter
+///    {n & 0xffffffff, n >> 32, group, i / 2}, output i mod 2; i is a 32-bit index (the node for `independent`
+///    noise, the mode for `modes`, 0 for `common`), so normals 2m and 2m + 1 share a block;
 ///  - one Philox block gives r0..r3; u1 = u01(r0, r1), u2 = u01(r2, r3), see `u01`: x = the top 53 bits of
 ///    the 64-bit word (hi:lo), u = fl(x + 1/2) * 2^-53 in (0, 1), with the single value that would round to
 ///    1 (x = 2^53 - 1) mapped to 1 - 2^-53;
-///  - Box-Muller: rho = sqrt(-2 log u1), z(draw even) = rho cos(2 pi u2), z(draw odd) = rho sin(2 pi u2).
+///  - Box-Muller: rho = fl(sqrt(-2 log u1)), output 0 = rho * cos(2 pi u2), output 1 = rho * sin(2 pi u2).
 ///    cos/sin(2 pi u2) are evaluated by the exact reduction v = 4 u2, q = nearest integer to v (ties to
 ///    even), r = v - q in [-1/2, 1/2] (all exact), then quadrant q of cos/sin(pi r / 2).
+///
+/// Version 1 (lievi before 2026-12-05) drew one block per normal, counter {n lo, n hi, mode, 0}, and used only
+/// the cosine output.
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -35,11 +40,18 @@ struct StreamKey {
   std::uint32_t path = 0;
 };
 
-/// Raw Philox4x32-10 block for counter {step_lo, step_hi, mode, block} and key {seed, path}.
+/// The version of the stream rules above, recorded in every noisy run's summary.json (`noise.stream`).
+inline constexpr int kStreamVersion = 2;
+
+/// The mode group of every noise source lievi has now (the third counter word). Other values are reserved for
+/// further independent families of Brownian motions in one model.
+inline constexpr std::uint32_t kDefaultGroup = 0;
+
+/// Raw Philox4x32-10 block for counter {step_lo, step_hi, group, block} and key {seed, path}.
 struct Block {
   std::uint32_t r[4];
 };
-[[nodiscard]] Block philox_block(StreamKey key, std::uint64_t step, std::uint32_t mode, std::uint32_t block);
+[[nodiscard]] Block philox_block(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t block);
 
 /// The fixed uniform rule: x = the top 53 bits of the 64-bit word (hi << 32 | lo), u = fl(x + 0.5) * 2^-53,
 /// which lies in [2^-54, 1 - 2^-53] (never 0 or 1).
@@ -59,14 +71,15 @@ struct Block {
   return std::bit_cast<double>(ub - ((ub + (1ULL << 52)) >> 62));
 }
 
-/// One standard normal variate xi(seed, path, step, mode, draw).
-[[nodiscard]] double standard_normal(StreamKey key, std::uint64_t step, std::uint32_t mode, std::uint32_t draw);
+/// Standard normal number `index` of stream (key, group) at step `step`: block index / 2, output index mod 2.
+[[nodiscard]] double stream_normal(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t index);
 
-/// Batch over modes: out[i] = standard_normal(key, step, mode0 + i, draw) for i in [0, count) (mode0 + i taken
-/// modulo 2^32). Bitwise equal to the scalar function for every element, whatever count, mode0 and alignment
-/// (tests check it); written so that the compiler vectorises it (fixed-size chunks on the stack, no heap).
-void standard_normals(StreamKey key, std::uint64_t step, std::uint32_t mode0, std::size_t count, std::uint32_t draw,
-                      double* out);
+/// Batch over indices: out[k] = stream_normal(key, step, group, index0 + k) for k in [0, count) (index0 + k taken
+/// modulo 2^32). Bitwise equal to the scalar function for every element, whatever count, index0 (odd or even)
+/// and alignment (tests check it); each block is drawn once for its two normals. Vectorised across blocks
+/// (fixed-size chunks on the stack, no heap).
+void stream_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t index0, std::size_t count,
+                    double* out);
 
 /// lievi's own elementary kernels of Box-Muller, exposed for the accuracy tests (tests/noise/). They are the
 /// functions the generators use (same code, out-of-line copies), accurate to <= 2 ulp against libm (measured

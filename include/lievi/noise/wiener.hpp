@@ -3,7 +3,8 @@
 /// @brief Wiener increments Delta W ~ N(0, dt) on a step dt = 2^m base_dt, as sums of the fine increments.
 ///
 /// The finest grid is base_dt (scenario key noise.base_dt). The fine increment of fine step i and mode k is
-/// sqrt(base_dt) * xi(seed, path, i, k, draw); the increment of coarse step n (dt = 2^m base_dt) is the sum of
+/// sqrt(base_dt) * xi(seed, path, i, k) (normal k of group 0 at
+/// fine step i, philox.hpp); the increment of coarse step n (dt = 2^m base_dt) is the sum of
 /// its 2^m fine increments i = n 2^m ... n 2^m + 2^m - 1, added in increasing i (left to right, starting from
 /// the first term, not from 0.0 + first). So one Brownian path can be run at several dt (strong convergence
 /// studies), and a coarse increment equals the sum of its fine ones exactly (bitwise, with that order).
@@ -44,11 +45,11 @@ class WienerIncrements {
   /// The bound A = sqrt(4 |ln dt|) on |Delta W| / sqrt(dt) when truncating; +infinity when not.
   [[nodiscard]] double truncation_bound() const { return bound_; }
 
-  /// Delta W of coarse step n (from t_n to t_{n+1}) for mode k (draw 0), clipped if truncating.
+  /// Delta W of coarse step n (from t_n to t_{n+1}) for mode k (normal index k), clipped if truncating.
   [[nodiscard]] double increment(std::uint64_t n, std::uint32_t mode) const;
 
   /// Batch: out[i] = increment(n, mode0 + i), i in [0, count); bitwise equal to the scalar calls. Uses
-  /// `standard_normals` (vectorised); allocates nothing.
+  /// `stream_normals` (vectorised); allocates nothing.
   void increments(std::uint64_t n, std::uint32_t mode0, std::size_t count, double* out) const;
 
  private:
