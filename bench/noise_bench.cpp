@@ -109,7 +109,7 @@ namespace icdf {
 __attribute__((always_inline)) inline double log_shape(double x) {
   const std::uint64_t b = std::bit_cast<std::uint64_t>(x);
   const double m = std::bit_cast<double>((b & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);  // [1, 2)
-  const double e = static_cast<double>(static_cast<std::int64_t>(b >> 52) - 1023);
+  const double e = std::bit_cast<double>(0x4330000000000000ULL | (b >> 52)) - (0x1.0p52 + 1023.0);  // exact
   const double f = (m - 1.0) / (m + 1.0), f2 = f * f;
   const double p = 2.0 + f2 * (0.6666666666666735 + f2 * (0.3999999999940942 + f2 * (0.2857142874366239 +
                    f2 * (0.2222219843214978 + f2 * (0.1818357216161805 + f2 * (0.1531383769920937 + f2 * 0.1479819860511659))))));
@@ -120,17 +120,17 @@ __attribute__((always_inline)) inline double rational77(double r, double c) {
   const double den = 1.0 + r * (0.9 + r * (0.45 + r * (0.225 + r * (0.1125 + r * (0.05625 + r * (0.028125 + r * 0.0140625))))));
   return num / den;
 }
-__attribute__((target_clones("avx512f", "avx2", "default"), optimize("no-math-errno"))) void inverse_cdf_shape(const double* u, double* out,
+__attribute__((target_clones("avx512f", "avx2", "default"))) void inverse_cdf_shape(const double* u, double* out,
                                                                                    std::size_t n) {
 #pragma omp simd
   for (std::size_t i = 0; i < n; ++i) {
     const double q = u[i] - 0.5;
     const double central = q * rational77(0.180625 - q * q, 0.7);
-    const double t = std::min(u[i], 1.0 - u[i]);
-    const double r = __builtin_sqrt(-log_shape(t));  // no errno branch (optimize attribute): vectorised
+    const double t = u[i] < 0.5 ? u[i] : 1.0 - u[i];
+    const double r = __builtin_sqrt(-log_shape(t));  // this file has -fno-math-errno: vectorised
     const bool far = r > 5.0;
     const double tail = rational77(far ? r - 5.0 : r - 1.6, far ? 0.3 : 0.8);
-    const double x = q < 0.0 ? -tail : tail;
+    const double x = std::copysign(tail, q);
     out[i] = std::fabs(q) <= 0.425 ? central : x;
   }
 }

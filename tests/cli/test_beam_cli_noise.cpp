@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -293,4 +294,61 @@ TEST(BeamCliNoise, TypeIIWithThetaPotentialIsTheTypeIRun) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("noise.mode"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("type-ii"), std::string::npos) << bad.err;
+}
+
+namespace {
+/// diagnostics.newton_mean of a run's summary.json.
+double newton_mean(const fs::path& dir) {
+  const auto j = nlohmann::json::parse(read_file(dir / "summary.json"));
+  EXPECT_EQ(j["status"], "complete") << dir;
+  return j["diagnostics"]["newton_mean"].get<double>();
+}
+}  // namespace
+
+TEST(BeamCliNoise, NewtonUnderNoiseNeedsAboutAsManyIterationsAsWithout) {
+  // The node solve starts from a fixed-point step that includes this step's noise increment theta
+  // (Beam::noise_predictor), so a noisy node-step should cost about the Newton updates of a deterministic one.
+  // Without it the warm start zeta^{n-1/2} misses the O(sqrt(dt)) response to theta and every noisy node-step
+  // took a second update (measured before: 2.0-2.35 per node-step noisy against 1.0 deterministic on the
+  // benchmark rod). The papers' noise levels: the bending arc with Theta = 0.005 and 0.05 (common, and the
+  // independent mode), the flying spaghetti (generic path: it has a point load) with Theta = 1e-2 and 5e-2.
+  // Asserted (updates per node-step; at least one update is always made): noisy mean <= deterministic mean +
+  // 0.15 for the bending arc at Theta = 0.005 and the spaghetti at both levels (measured: 1.00-1.10 against
+  // 1.00). The arc at Theta = 0.05 is a different regime: the noise pumps its energy up 75-fold over the paper's
+  // run, the velocities grow until dt |w| is no longer small, and both the fixed-point start and Newton's
+  // quadratic phase lose their edge; asserted <= 2 there (measured 1.36 common, 1.92 independent over 0.1 s).
+  const fs::path cwd = fresh_dir(tmp, "newton");
+  // runs to t_end without plots, fields or vtk
+  const auto go = [&](const std::string& file, const std::string& out, const std::string& t_end,
+                      std::vector<std::string> sets) {
+    std::vector<std::string> args = {"run", examples + file, "--out", out, "--set", "integrator.t_end=" + t_end,
+                                     "--set", "output.plots=false", "--set", "output.fields=false",
+                                     "--set", "output.vtk=false"};
+    for (auto& x : sets) args.insert(args.end(), {"--set", x});
+    return cli(cwd, args).code;
+  };
+  const auto th = [](const std::string& t) { return "noise.theta=[" + t + "," + t + "," + t + "," + t + "," + t + "," + t + "]"; };
+  ASSERT_EQ(go("stochastic_bending.toml", "det", "0.1", {"noise.mode=none"}), 0);
+  const double det = newton_mean(cwd / "det");
+  std::printf("bending: deterministic %.3f\n", det);
+  EXPECT_LE(det, 1.15);
+  for (const std::string mode : {"common", "independent"}) {
+    for (const std::string theta : {"0.005", "0.05"}) {
+      const std::string out = mode + "_" + theta;
+      ASSERT_EQ(go("stochastic_bending.toml", out, "0.1", {"noise.mode=" + mode, th(theta)}), 0);
+      const double m = newton_mean(cwd / out);
+      std::printf("bending: %s Theta = %s: %.3f\n", mode.c_str(), theta.c_str(), m);
+      EXPECT_LE(m, theta == "0.005" ? det + 0.15 : 2.0) << out;
+    }
+  }
+  ASSERT_EQ(go("stochastic_spaghetti.toml", "sdet", "1", {"noise.mode=none", "output.animation=false"}), 0);
+  const double sdet = newton_mean(cwd / "sdet");
+  std::printf("spaghetti: deterministic %.3f\n", sdet);
+  for (const std::string theta : {"1e-2", "5e-2"}) {
+    const std::string out = "s" + theta;
+    ASSERT_EQ(go("stochastic_spaghetti.toml", out, "1", {th(theta), "output.animation=false"}), 0);
+    const double m = newton_mean(cwd / out);
+    std::printf("spaghetti: common Theta = %s: %.3f\n", theta.c_str(), m);
+    EXPECT_LE(m, sdet + 0.15) << out;
+  }
 }
