@@ -307,7 +307,7 @@ double newton_mean(const fs::path& dir) {
 
 TEST(BeamCliNoise, NewtonUnderNoiseNeedsAboutAsManyIterationsAsWithout) {
   // The node solve starts from a fixed-point step that includes this step's noise increment theta
-  // (Beam::noise_predictor), so a noisy node-step should cost about the Newton updates of a deterministic one.
+  // (Beam::fixed_point_start), so a noisy node-step should cost about the Newton updates of a deterministic one.
   // Without it the warm start zeta^{n-1/2} misses the O(sqrt(dt)) response to theta and every noisy node-step
   // took a second update (measured before: 2.0-2.35 per node-step noisy against 1.0 deterministic on the
   // benchmark rod). The papers' noise levels: the bending arc with Theta = 0.005 and 0.05 (common, and the

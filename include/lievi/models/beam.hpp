@@ -474,27 +474,30 @@ struct Beam {
     }
   }
 
-  /// The start of the reduced solve under noise (Newton under noise, docs/theory/beam.md "Local solve"). The warm
-  /// start w = zeta^{n-1/2} misses the response of the node to this step's noise increment theta, which is
-  /// O(|theta| |w|) (of order sqrt(dt), not dt), so Newton would need a second iteration. One fixed-point step with
-  /// the new theta removes it: with a0 = dt w + theta_a, v0 the closed-form translation and b0 = dt v0 + theta_b,
-  /// the angular equation is solved for m with a frozen at a0,
+  /// The start of the reduced solve (docs/theory/beam.md "Start of the reduced solve"). The warm start
+  /// w = zeta^{n-1/2} misses the response of the node to this step's change of momentum and, under noise, to the
+  /// increment theta, which is O(|theta| |w|) (of order sqrt(dt), not dt), so Newton would need a second update.
+  /// batch::kStartSweeps fixed-point steps with the new theta remove most of it: with a0 = dt w + theta_a, v0 the
+  /// closed-form translation and b0 = dt v0 + theta_b, the angular equation is solved for m with a frozen at a0,
   ///   (I + ½ â0 + ¼ a0 a0^T) m = y,  y = M_a - ½ b0 × (M_l - h_l v0) - (dt/2) D_a w,
   /// whose inverse is (I - ½ â0) / (1 + ¼ |a0|²) (Sherman-Morrison on (I + ½ â0)^{-1}, which maps a0 to a0); then
-  /// w = K_a^{-1} m. The error left is O(dt |w|) times the warm start's, so one Newton update then meets the
-  /// tolerance as in a deterministic step. The batched kernel (models/beam_batch_kernels.inc) does the same.
+  /// w = K_a^{-1} m. Each step leaves O(dt |w|) times the error before it. The batched kernel
+  /// (models/beam_batch_kernels.inc) does the same operations.
   template <class LinvF>
-  [[nodiscard]] static lie::Vec3 noise_predictor(const lie::Mat3& Ka, const lie::Vec3& Ma, const lie::Vec3& Ml,
-                                                 const lie::Vec3& ta, const lie::Vec3& tb, const lie::Vec3& w,
-                                                 double dt, double hl, const lie::Mat3& Da, const LinvF& Linv) {
+  [[nodiscard]] static lie::Vec3 fixed_point_start(const lie::Mat3& Ka, const lie::Vec3& Ma, const lie::Vec3& Ml,
+                                                   const lie::Vec3& ta, const lie::Vec3& tb, lie::Vec3 w, double dt,
+                                                   double hl, const lie::Mat3& Da, const LinvF& Linv) {
     using lie::Vec3;
-    const Vec3 a = dt * w + ta;
-    const Vec3 v = Linv(a, Ml);
-    const Vec3 b = dt * v + tb;
-    const Vec3 y = Ma - 0.5 * b.cross(Ml - hl * v) - 0.5 * dt * (Da * w);
-    const Vec3 m = (y - 0.5 * a.cross(y)) / (1.0 + 0.25 * a.squaredNorm());
-    if (Ka.isDiagonal(0.0)) return m.cwiseQuotient(Ka.diagonal());
-    return Ka.partialPivLu().solve(m);
+    const bool diagonal = Ka.isDiagonal(0.0);
+    for (int sweep = 0; sweep < batch::kStartSweeps; ++sweep) {
+      const Vec3 a = dt * w + ta;
+      const Vec3 v = Linv(a, Ml);
+      const Vec3 b = dt * v + tb;
+      const Vec3 y = Ma - 0.5 * b.cross(Ml - hl * v) - 0.5 * dt * (Da * w);
+      const Vec3 m = (y - 0.5 * a.cross(y)) / (1.0 + 0.25 * a.squaredNorm());
+      w = diagonal ? Vec3(m.cwiseQuotient(Ka.diagonal())) : Vec3(Ka.partialPivLu().solve(m));
+    }
+    return w;
   }
 
   /// The local solve of node j by elimination of the translation (Cayley; see has_reduced_solve): find zeta =
@@ -528,7 +531,7 @@ struct Beam {
       return Vec3((alpha * alpha * y - alpha * beta * a.cross(y) + beta * beta * a.dot(y) * a) /
                   (alpha * (alpha * alpha + beta * beta * a.squaredNorm())));
     };
-    w = noise_predictor(Ka, Ma, Ml, ta, tb, w, dt, hl, Da, Linv);
+    w = fixed_point_start(Ka, Ma, Ml, ta, tb, w, dt, hl, Da, Linv);
     for (int it = 0;; ++it) {
       const Vec3 a = dt * w + ta;
       const Vec3 v = Linv(a, Ml);

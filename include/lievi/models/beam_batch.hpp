@@ -26,6 +26,11 @@
 
 namespace lievi::models::batch {
 
+/// Fixed-point steps that start the reduced node solve (Beam::fixed_point_start, and the kernels). One: a
+/// second took a noisy node-step on the benchmark rod from 1.77 to 1.07 Newton updates at J = 10^3 but cost
+/// more than it saved (docs/performance.md, "Newton under noise").
+inline constexpr int kStartSweeps = 1;
+
 /// Instruction sets of the kernels (lanes of a pack): the scalar fallback (1), SSE4 (2, x86-64), NEON (2,
 /// AArch64), AVX2 with FMA (4), AVX-512 (8).
 enum class Isa { scalar, sse4, neon, avx2, avx512 };
