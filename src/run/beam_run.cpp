@@ -203,6 +203,47 @@ fs::path default_output_dir(const io::BeamScenario& s) { return fs::path("runs")
 
 namespace {
 
+/// The centred energy of the last two series rows before a failure, to tell a blow-up of the motion (an
+/// instability of the step) from a solve that fails on a tame state.
+struct EnergyTrail {
+  double first = nan, prev = nan, t_prev = nan, last = nan, t_last = nan;
+  void add(double t, double e) {
+    if (!std::isfinite(first)) first = e;
+    prev = last, t_prev = t_last;
+    last = e, t_last = t;
+  }
+  /// "E_c went from ... to ... just before: ..." when it changed by more than half its size between the two
+  /// rows; empty otherwise.
+  [[nodiscard]] std::string blow_up() const {
+    if (!std::isfinite(prev) || !std::isfinite(last)) return {};
+    const double size = std::max(std::abs(prev), std::abs(first));
+    if (!(std::abs(last - prev) > 0.5 * size) || size == 0.0) return {};
+    return "E_c went from " + io::format_number(prev) + " (t = " + io::format_number(t_prev) + ") to " +
+           io::format_number(last) + " (t = " + io::format_number(t_last) +
+           ") just before: the motion was blowing up (an instability of the time step, not of the solve); ";
+  }
+};
+
+/// What a failed beam run should try: the a-priori bound is that of small motion about the straight rod, and
+/// large rotations and tension can lower the true limit (docs/theory/beam.md "Stability bound": a floppy rod
+/// swinging through large rotations needed 0.8 of it), so above 0.7 of the bound the hint names 0.7 of it.
+std::string step_hint(const io::BeamScenario& s, double bound, const EnergyTrail& trail) {
+  std::string h = trail.blow_up();
+  const double frac = s.dt / bound;
+  if (std::isfinite(frac) && frac > 0.7) {
+    h += "dt = " + io::format_number(s.dt) + " is " + io::format_number(std::round(frac * 100) / 100) +
+         " of the a-priori bound " + io::format_number(bound) +
+         ", which holds for small motion (large rotations and tension can lower the limit): try integrator.dt = " +
+         io::format_number(0.7 * bound) + " (0.7 of the bound) or smaller";
+  } else {
+    h += "dt = " + io::format_number(s.dt) + " (a-priori bound " + io::format_number(bound) +
+         "); try a smaller integrator.dt or larger integrator.newton_maxit";
+  }
+  if (s.noise_mode != field::NoiseMode::none && !s.truncate)
+    h += ", or noise.truncate = true (bounded increments) or a smaller noise.theta";
+  return h;
+}
+
 /// One path: into the output folder `out_dir`, or, with `rows` given (the paths of an ensemble), without
 /// any file, the series rows kept in `rows` (the numbers series.csv would hold).
 WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options,
@@ -242,6 +283,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
   }
   double integrate_s = 0;
   double c_min = INFINITY, c_max = -INFINITY, J_drift = 0, orth_max = 0;
+  EnergyTrail trail;
   // the momenta discrete Noether keeps: all six with free or ring ends and no external forces; with a
   // periodic translation (bc.shift) the linear momentum and the angular momentum about the shift's axis.
   // `approx` keeps them only approximately (docs/theory/beam.md "Energies and momentum map", ~1 %): its drift
@@ -326,11 +368,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
               f.residual = rep.residual;
               f.message = rep.message + (rep.message.find("segment") == std::string::npos
                                              ? " at node " + std::to_string(rep.node) : std::string());
-              f.hint = "dt = " + io::format_number(s.dt) + " (a-priori bound " + io::format_number(r.cfl_dt) +
-                       "); try a smaller integrator.dt or larger integrator.newton_maxit" +
-                       (s.noise_mode != field::NoiseMode::none && !s.truncate
-                            ? std::string(", or noise.truncate = true (bounded increments) or a smaller noise.theta")
-                            : std::string());
+              f.hint = step_hint(s, r.cfl_dt, trail);
               r.failure = f;
               failed = true;
               E = field::LevelEnergy{nan, nan, nan};
@@ -355,9 +393,8 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
               f.message = "non-finite " + columns[static_cast<std::size_t>(bad)] + " = " +
                           io::format_number(row[static_cast<std::size_t>(bad)]) + " at level " + std::to_string(n) +
                           " (t = " + io::format_number(s.time_at(n)) + ")";
-              f.hint = "values beyond the double range: dt = " + io::format_number(s.dt) + " (a-priori bound " +
-                       io::format_number(r.cfl_dt) + "); try a smaller integrator.dt, or check the loads and " +
-                       "initial.velocity";
+              f.hint = "values beyond the double range: " + step_hint(s, r.cfl_dt, trail) +
+                       "; or check the loads and initial.velocity";
               r.failure = f;
               r.steps = n > 0 ? n - 1 : 0;
               failed = level_bad = true;
@@ -366,6 +403,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
               if (rows) rows->push_back(row);
               ++r.rows;
               if (std::isfinite(row[2])) c_min = std::min(c_min, row[2]), c_max = std::max(c_max, row[2]);
+              trail.add(row[0], row[2]);
             }
           }
           if (snap && !failed) {

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -112,4 +114,67 @@ TEST(BeamCli, StabilityBoundRefusedOrBlowUpStopsWithNode) {
   const auto j = summary(cwd / "y");
   EXPECT_EQ(j["status"], "failed");
   EXPECT_GE(j["failure"]["node"].get<int>(), 0);
+}
+
+TEST(BeamCli, BlowUpInLargeMotionIsNamedAndTheSuggestedStepRuns) {
+  // The floppy damped rod of PyElastica's guide (docs/theory/beam.md "Stability bound"): clamped, L = 1 m,
+  // r = 1 cm, rho = 1000, E = 1 MPa, nu = 0.499, damping 0.1/s, J = 20, swinging down under gravity. The
+  // a-priori bound is that of small motion; at 0.97 of it the rod blows up when it is most curled (t ~ 0.7 s).
+  // The failure must say that the energy was blowing up (not the solve) and name 0.7 of the bound; that step
+  // must then run the rod to t = 10 s.
+  const fs::path cwd = fresh_dir(tmp, "floppy");
+  const std::string rod = R"([model]
+type = "beam"
+section = "circle"
+rho = 1000.0
+E = 1e6
+nu = 0.499
+r = 0.01
+gravity = [0.0, 0.0, -9.81]
+[grid]
+J = 20
+layout = "vertex"
+length = 1.0
+[bc]
+left = "clamped"
+[initial]
+shape = "straight"
+[damping]
+linear = 0.1
+angular = 0.1
+[output]
+every = 20
+plots = false
+fields = false
+vtk = false
+)";
+  const auto num = [](double x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.17g", x);
+    return std::string(b);
+  };
+  std::ofstream(cwd / "rod.toml") << rod << "[integrator]\ndt = 1e-5\nt_end = 1e-4\n";
+  ASSERT_EQ(cli(cwd, {"run", "rod.toml", "--out", "probe"}).code, 0);
+  const double bound = summary(cwd / "probe")["stable_dt_bound"].get<double>();
+  EXPECT_NEAR(bound, 5.17e-4, 0.01e-4);
+  const double dt = 0.97 * bound;
+  const long long steps = std::llround(1.5 / dt);
+  std::ofstream(cwd / "fast.toml") << rod << "[integrator]\ndt = " << num(dt) << "\nt_end = " << num(steps * dt) << "\n";
+  const auto r = cli(cwd, {"run", "fast.toml", "--out", "fast"});
+  ASSERT_EQ(r.code, 3) << r.err;
+  const auto f = summary(cwd / "fast")["failure"];
+  const std::string hint = f["hint"].get<std::string>();
+  EXPECT_NE(hint.find("blowing up"), std::string::npos) << hint;
+  EXPECT_NE(hint.find("0.97 of the a-priori bound"), std::string::npos) << hint;
+  const auto at = hint.find("try integrator.dt = ");
+  ASSERT_NE(at, std::string::npos) << hint;
+  const double suggested = std::stod(hint.substr(at + 20));
+  EXPECT_NEAR(suggested, 0.7 * bound, 1e-6 * bound) << hint;
+  EXPECT_NE(r.err.find("blowing up"), std::string::npos) << r.err;  // the terminal says it too
+  // the suggested step runs the rod to t = 10 s
+  const long long n = static_cast<long long>(std::ceil(10.0 / suggested));
+  std::ofstream(cwd / "safe.toml") << rod << "[integrator]\ndt = " << num(10.0 / n) << "\nt_end = 10.0\n";
+  const auto ok = cli(cwd, {"run", "safe.toml", "--out", "safe"});
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_EQ(summary(cwd / "safe")["status"], "complete");
 }
