@@ -1,0 +1,62 @@
+// The noise stream's bits do not depend on the instruction set (docs/scenarios.md "Streams"): this file is
+// built several times, each time with noise/philox.cpp and noise/wiener.cpp compiled into it for one
+// instruction set and without the load-time dispatch (LIEVI_NOISE_NO_CLONES): the x86-64 baseline (SSE2), AVX2
+// with FMA and AVX-512 (x86-64; -ffp-contract=off holds the FMA back, as the library's own build does), the
+// AArch64 baseline (NEON). Each must reproduce the frozen hash of test_noise.cpp's BoxMuller.FrozenValues,
+// which the library's dispatched build (the clones the CPU picks) also checks; together they cover every variant
+// the dispatch can choose. The test skips itself on a CPU without the variant's instruction set
+// (LIEVI_NOISE_BITS_NEEDS names it), before any code of that set runs.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "lievi/noise/philox.hpp"
+#include "lievi/noise/wiener.hpp"
+
+namespace {
+
+using namespace lievi::noise;
+
+bool cpu_has_variant() {
+#if defined(LIEVI_NOISE_BITS_NEEDS_AVX2)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#elif defined(LIEVI_NOISE_BITS_NEEDS_AVX512)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma");
+#else
+  return true;
+#endif
+}
+
+TEST(NoiseBits, FrozenHashForThisInstructionSet) {
+  if (!cpu_has_variant()) GTEST_SKIP() << "this CPU lacks the instruction set of " << LIEVI_NOISE_BITS_VARIANT;
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a, the same stream and order as BoxMuller.FrozenValues
+  const auto mix = [&h](double x) {
+    h ^= std::bit_cast<std::uint64_t>(x);
+    h *= 1099511628211ULL;
+  };
+  std::vector<double> z(10007);
+  for (std::uint64_t s = 0; s < 20; ++s) {
+    stream_normals({2026, 1}, s * 1000003, static_cast<std::uint32_t>(s % 3), 5, z.size(), z.data());
+    for (double x : z) mix(x);
+  }
+  const WienerIncrements w({7, 3}, 1e-3, 3, true);
+  std::vector<double> d(999);
+  for (std::uint64_t n = 0; n < 20; ++n) {
+    w.increments(n, 11, d.size(), d.data());
+    for (double x : d) mix(x);
+  }
+  EXPECT_EQ(h, 0xafb80b4b99e7d32bULL) << LIEVI_NOISE_BITS_VARIANT;
+  // and the scalar function agrees with the batch element by element here too
+  std::vector<double> b(301);
+  stream_normals({3, 4}, 99, 0, 7, b.size(), b.data());
+  for (std::uint32_t i = 0; i < b.size(); ++i)
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(b[i]), std::bit_cast<std::uint64_t>(stream_normal({3, 4}, 99, 0, 7 + i)))
+        << LIEVI_NOISE_BITS_VARIANT << " " << i;
+}
+
+}  // namespace
