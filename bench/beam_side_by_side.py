@@ -32,6 +32,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from pyelastica_step import position_verlet  # bench/, the script's own folder
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JS = [20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 100_000]
 LENGTH, EDGE, RHO, E, NU, GRAV = 1.0, 0.01, 1000.0, 1e7, 0.5, 9.81
@@ -73,15 +75,7 @@ def pyelastica_run(ea, J, dt, steps):
     sim.constrain(rod).using(ea.OneEndFixedBC, constrained_position_idx=(0,), constrained_director_idx=(0,))
     sim.add_forcing_to(rod).using(ea.GravityForces, acc_gravity=np.array([0.0, 0.0, -GRAV]))
     sim.finalize()
-    stepper = ea.PositionVerlet()
-    if hasattr(stepper, "step"):  # PyElastica >= 0.3.2
-        def advance(t):
-            return stepper.step(sim, t, dt)
-    else:
-        do_step, stages = ea.extend_stepper_interface(stepper, sim)
-
-        def advance(t):
-            return do_step(stepper, stages, sim, t, dt)
+    advance = position_verlet(ea, sim, dt)
     t = 0.0
     for _ in range(3):
         t = advance(t)

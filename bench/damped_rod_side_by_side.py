@@ -38,6 +38,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from pyelastica_step import position_verlet  # bench/, the script's own folder
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 L, R, RHO, E, NU, GRAV, DAMP = 1.0, 0.01, 1000.0, 1e6, 0.499, 9.81, 0.1
 G = E / (2.0 * (1.0 + NU))
@@ -134,15 +136,7 @@ def pyelastica_sim(ea, J, dt):
     except TypeError:  # older PyElastica
         sim.dampen(rod).using(ea.AnalyticalLinearDamper, damping_constant=DAMP, time_step=dt)
     sim.finalize()
-    stepper = ea.PositionVerlet()
-    if hasattr(stepper, "step"):
-        def advance(t):
-            return stepper.step(sim, t, dt)
-    else:
-        do_step, stages = ea.extend_stepper_interface(stepper, sim)
-
-        def advance(t):
-            return do_step(stepper, stages, sim, t, dt)
+    advance = position_verlet(ea, sim, dt)
     return rod, advance
 
 
