@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from pyelastica_step import position_verlet  # bench/, the script's own folder
+from pyelastica_step import position_verlet, timed_steps  # bench/, the script's own folder
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JS = [20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 100_000]
@@ -75,14 +75,7 @@ def pyelastica_run(ea, J, dt, steps):
     sim.constrain(rod).using(ea.OneEndFixedBC, constrained_position_idx=(0,), constrained_director_idx=(0,))
     sim.add_forcing_to(rod).using(ea.GravityForces, acc_gravity=np.array([0.0, 0.0, -GRAV]))
     sim.finalize()
-    advance = position_verlet(ea, sim, dt)
-    t = 0.0
-    for _ in range(3):
-        t = advance(t)
-    t0 = time.perf_counter()
-    for _ in range(steps):
-        t = advance(t)
-    elapsed = time.perf_counter() - t0
+    elapsed = timed_steps(position_verlet(ea, sim, dt), steps)
     finite = bool(np.isfinite(rod.position_collection).all())
     return elapsed, finite
 

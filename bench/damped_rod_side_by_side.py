@@ -33,12 +33,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import datetime, timezone
 
 import numpy as np
 
-from pyelastica_step import position_verlet  # bench/, the script's own folder
+from pyelastica_step import position_verlet, timed_steps  # bench/, the script's own folder
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 L, R, RHO, E, NU, GRAV, DAMP = 1.0, 0.01, 1000.0, 1e6, 0.499, 9.81, 0.1
@@ -153,13 +152,7 @@ def pyelastica_time(ea, J, dt, steps, repeat):
     times = []
     for _ in range(repeat):
         rod, advance = pyelastica_sim(ea, J, dt)
-        t = 0.0
-        for _ in range(3):
-            t = advance(t)
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            t = advance(t)
-        times.append((time.perf_counter() - t0) / steps)
+        times.append(timed_steps(advance, steps) / steps)
         if not np.isfinite(rod.position_collection).all():
             return None
     return statistics.median(times)
