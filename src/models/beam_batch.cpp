@@ -14,6 +14,7 @@
 #include "lievi/models/beam_batch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cfloat>
 #include <cstddef>
@@ -23,6 +24,51 @@
 #include <vector>
 
 #include "lievi/core/tolerances.hpp"
+#include "lievi/lie/bernoulli.hpp"
+#include "lievi/lie/so3.hpp"
+
+namespace lievi::models::batch::exp_series {
+// Taylor coefficients in s = t² of the exponential retraction's functions of the rotation angle t, for the
+// kernels' exp variants (valid for t <= kExpSeriesAngle = 1: each table is cut where its next term is below
+// 1e-19 of its value there, so the series are exact to round-off; the generic code uses closed forms above
+// its own small-angle thresholds, hence round-off differences).
+using lie::so3_series::detail::alternating;
+/// sin t / t
+inline constexpr auto sinc = alternating<10>(0, 1, 1);
+/// (1 - cos t) / t²
+inline constexpr auto one_minus_cos = alternating<10>(0, 1, 2);
+/// c1 = (t - sin t) / t³
+inline constexpr auto c1 = alternating<9>(0, 1, 3);
+/// c2 = (t² + 2 cos t - 2) / (2 t⁴)
+inline constexpr auto c2 = alternating<9>(0, 1, 4);
+/// c3 = (2t - 3 sin t + t cos t) / (2 t⁵)
+inline constexpr auto c3 = alternating<9>(1, 1, 5);
+/// beta = (1 - (t/2) cot(t/2)) / t² = sum_{n>=1} |B_2n| t^(2n-2) / (2n)!  (pole at 2 pi: 13 terms at t = 1)
+inline constexpr auto beta = [] {
+  std::array<double, 13> a{};
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const double b = lie::bernoulli::over_factorial[2 * (k + 1)];
+    a[k] = b < 0 ? -b : b;
+  }
+  return a;
+}();
+/// gamma = beta'(t) / t = sum_{n>=2} (2n - 2) |B_2n| t^(2n-4) / (2n)!
+inline constexpr auto gamma = [] {
+  std::array<double, 13> a{};
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const int n = static_cast<int>(k) + 2;
+    const double b = lie::bernoulli::over_factorial[2 * n];
+    a[k] = (b < 0 ? -b : b) * (2.0 * n - 2.0);
+  }
+  return a;
+}();
+/// atan(x) / x = sum_k (-1)^k x^(2k) / (2k + 1), for |x| <= tan(1/8) (two halvings of tan(1/2))
+inline constexpr auto atan_over = [] {
+  std::array<double, 10> a{};
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = (k % 2 == 0 ? 1.0 : -1.0) / (2.0 * static_cast<double>(k) + 1.0);
+  return a;
+}();
+}  // namespace lievi::models::batch::exp_series
 
 #if !defined(HWY_DISABLED_TARGETS)
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_AVX3_DL | HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
@@ -48,14 +94,15 @@ namespace {
 /// The compiled targets, narrowest first, with their entry points.
 struct Target {
   Isa isa;
-  void (*stresses)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, const double*, const double*, bool, bool,
-                   double*, double*);
+  bool (*stresses)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, const double*, const double*, bool, bool,
+                   bool, double*, double*);
   bool (*strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
+  bool (*exp_strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
   bool (*approx_strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
   void (*nodes)(const NodeArgs&, std::ptrdiff_t, std::ptrdiff_t);
 };
 #define LIEVI_BATCH_TARGET(isa, ns) \
-  Target{Isa::isa, &ns::stresses_isa, &ns::strains_isa, &ns::approx_strains_isa, &ns::nodes_isa}
+  Target{Isa::isa, &ns::stresses_isa, &ns::strains_isa, &ns::exp_strains_isa, &ns::approx_strains_isa, &ns::nodes_isa}
 constexpr Target kTargets[] = {
 #if HWY_TARGETS & HWY_SCALAR
     LIEVI_BATCH_TARGET(scalar, N_SCALAR),
@@ -157,15 +204,19 @@ const char* isa_name(Isa i) {
 }
 bool has_fma(Isa i) { return i == Isa::neon || i == Isa::avx2 || i == Isa::avx512; }
 
-void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-              const double* p6, bool uniform, bool approx, double* fm, double* fp) {
-  if (e1 > e0) g_target.load(std::memory_order_relaxed)->stresses(e0, e1, ds, gamma, E, p6, uniform, approx, fm, fp);
+bool stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
+              const double* p6, bool uniform, bool approx, bool exp, double* fm, double* fp) {
+  return e1 > e0 &&
+         g_target.load(std::memory_order_relaxed)->stresses(e0, e1, ds, gamma, E, p6, uniform, approx, exp, fm, fp);
 }
 bool approx_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* A, double* gamma) {
   return e1 > e0 && g_target.load(std::memory_order_relaxed)->approx_strains(e0, e1, ds, A, gamma);
 }
 bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma) {
   return e1 > e0 && g_target.load(std::memory_order_relaxed)->strains(e0, e1, inv_ds, g, gamma);
+}
+bool exp_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma) {
+  return e1 > e0 && g_target.load(std::memory_order_relaxed)->exp_strains(e0, e1, inv_ds, g, gamma);
 }
 void nodes(const NodeArgs& args, std::ptrdiff_t j0, std::ptrdiff_t j1) {
   if (j1 > j0) g_target.load(std::memory_order_relaxed)->nodes(args, j0, j1);

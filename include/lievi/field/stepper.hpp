@@ -785,10 +785,18 @@ class StaggeredStepper {
           // except with damping and noise (the next step carries zeta^{n+1/2} by it) and for `approx` (its
           // strains come from the increments)
           auto batch = [&](std::ptrdiff_t j0, std::ptrdiff_t j1) {
-            if (j0 < j1)
-              batch_->nodes(model_, approx, j0, j1, g, z, (damped && noisy) || approx ? A : nullptr, Mt, fm_.data(), fp_.data(),
-                                 mode == NoiseMode::common ? &theta_c : nullptr, tn, dW, amp, dt, dt_w, opt_.lie_tol,
-                                 opt_.newton_maxit, itp, rp, end, dt_w_end);
+            if (j0 >= j1) return;
+            batch_->nodes(model_, approx, j0, j1, g, z, (damped && noisy) || approx ? A : nullptr, Mt, fm_.data(), fp_.data(),
+                          mode == NoiseMode::common ? &theta_c : nullptr, tn, dW, amp, dt, dt_w, opt_.lie_tol,
+                          opt_.newton_maxit, itp, rp, end, dt_w_end);
+            // the exp kernels leave nodes beyond their series' angle (failed, state kept) to the generic body,
+            // which also gets a second try at a node whose batched Newton failed
+            using BatchT = typename BatchOf<Model>::type;
+            if constexpr (requires { BatchT::exp; }) {
+              if constexpr (BatchT::exp)
+                for (std::ptrdiff_t j = j0; j < j1; ++j)
+                  if (itp[j] < 0) node(j);
+            }
           };
           std::ptrdiff_t from = b;
           for (auto l = std::lower_bound(loaded.begin(), loaded.end(), b); l != loaded.end() && *l < e; ++l) {

@@ -29,6 +29,7 @@
 #include <Eigen/LU>
 #include <type_traits>
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -149,11 +150,22 @@ struct Beam {
     /// The nodes the node sweep leaves to the generic body besides the ends: the point-loaded ones, increasing.
     std::vector<std::ptrdiff_t> generic_nodes;
 
+    /// Whether the retraction is exp (else Cayley): its kernels leave angles beyond batch::kExpSeriesAngle
+    /// to the generic code (here for the sweeps; the stepper solves such nodes again).
+    static constexpr bool exp = std::is_same_v<Ret, lie::Exp<SE3>>;
+
     /// Sweep 1 on segments [e0, e1); approx: the `approx` variant's T^-/+ = I -/+ ½ ad*.
     void stresses(const Beam& b, bool approx, std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma,
                   Vec6* fm, Vec6* fp) const {
-      batch::stresses(e0, e1, ds, gamma->data(), b.E_seg.data()->data(), p6.data(), uniform_segments, approx,
-                      fm->data(), fp->data());
+      if (!batch::stresses(e0, e1, ds, gamma->data(), b.E_seg.data()->data(), p6.data(), uniform_segments, approx,
+                           exp, fm->data(), fp->data()))
+        return;
+      for (std::ptrdiff_t e = e0; e < e1; ++e)  // the segments the exp kernel left (NaN rows)
+        if (!(std::abs(fm[e][0]) <= DBL_MAX)) {
+          const Vec6 Pi = b.stress(e, gamma[e]), B = ds * gamma[e];
+          fm[e] = post(B, Pi);
+          fp[e] = pre(B, Pi);
+        }
     }
     /// Sweep 3 of the `approx` variant on segments [e0, e1) (from node e to e + 1): the linearised
     /// compatibility from the increments A; returns whether a strain is not finite.
@@ -162,8 +174,20 @@ struct Beam {
     }
     /// Sweep 3 on segments [e0, e1) (segment e from node e to e + 1); returns whether a strain is not finite (a
     /// relative rotation near pi gives NaN).
+    /// Exp: the segments the kernel left (beyond its angle) by Beam::relative.
     [[nodiscard]] bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const SE3* g, Vec6* gamma) const {
-      return batch::strains(e0, e1, inv_ds, g->data(), gamma->data());
+      if constexpr (!exp) {
+        return batch::strains(e0, e1, inv_ds, g->data(), gamma->data());
+      } else {
+        if (!batch::exp_strains(e0, e1, inv_ds, g->data(), gamma->data())) return false;
+        bool bad = false;
+        for (std::ptrdiff_t e = e0; e < e1; ++e)
+          if (!(gamma[e].cwiseAbs().sum() <= DBL_MAX)) {
+            gamma[e] = inv_ds * relative(g[e], g[e + 1]);
+            bad = bad || !(gamma[e].cwiseAbs().sum() <= DBL_MAX);
+          }
+        return bad;
+      }
     }
     /// Whether node j has the values of the first interior node (K_j and rho A), so that it can join a node
     /// sweep that broadcasts them (uniform_nodes).
@@ -194,6 +218,7 @@ struct Beam {
       a.k4 = k4.data() + (a.uniform ? 4 : 0);
       a.d4 = d4.empty() ? nullptr : d4.data() + (a.uniform ? 4 : 0);
       a.approx = approx;
+      a.exp = exp;
       if (b.gravity.squaredNorm() > 0.0) {
         a.rhoA = b.rhoA_node.data() + (a.uniform ? 1 : 0);
         for (int i = 0; i < 3; ++i) a.gravity[i] = b.gravity[i];
@@ -215,7 +240,7 @@ struct Beam {
     }
   };
 
-  /// The batched sweeps (Batch) when they apply to this beam: the Cayley retraction, every K_j diagonal with
+  /// The batched sweeps (Batch) when they apply to this beam: the Cayley or exp retraction, every K_j diagonal with
   /// isotropic translational inertia, every P_e diagonal (every section given by its constants), every D_j
   /// likewise (no damping, or the mass-proportional damping of set_damping), and point loads only on the
   /// listed nodes point_load_nodes (gravity is allowed); std::nullopt otherwise.
@@ -231,7 +256,7 @@ struct Beam {
                                     std::to_string(K_node.size()) + "); entry " + std::to_string(i) + " is " +
                                     std::to_string(j));
     }
-    if constexpr (!std::is_same_v<Ret, lie::Cayley<SE3>>) {
+    if constexpr (!std::is_same_v<Ret, lie::Cayley<SE3>> && !std::is_same_v<Ret, lie::Exp<SE3>>) {
       return std::nullopt;
     } else {
       auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };

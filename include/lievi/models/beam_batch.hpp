@@ -1,11 +1,17 @@
 #pragma once
 /// @file lievi/models/beam_batch.hpp
-/// @brief Node- and segment-batched kernels of the Cayley beam step (variants `exact` and `approx`), vectorised
-/// across nodes (src/models/beam_batch.cpp): the three sweeps of field::StaggeredStepper (stresses, node solve and
-/// reconstruction, strains) for beams whose inertia K_j and stiffness P_e are diagonal (every section given by
-/// its constants), with or without mass-proportional damping, with gravity and Type-I noise (none, common,
-/// independent or modes);
+/// @brief Node- and segment-batched kernels of the beam step (variants `exact` and `approx`, retractions Cayley
+/// and exp), vectorised across nodes (src/models/beam_batch.cpp): the three sweeps of field::StaggeredStepper
+/// (stresses, node solve and reconstruction, strains) for beams whose inertia K_j and stiffness P_e are diagonal
+/// (every section given by its constants), with or without mass-proportional damping, with gravity and Type-I
+/// noise (none, common, independent or modes);
 /// point-loaded nodes are left to the generic per-node body (Beam::point_load_nodes).
+///
+/// The exp retraction's functions of the rotation angle t (sin t / t, beta(t), the Q-matrix's c_1..c_3, ...) are
+/// evaluated by their Taylor series in t², exact to round-off for t <= kExpSeriesAngle: the kernels use
+/// +, -, *, / and sqrt only, so their bits do not depend on a libm. A segment or node whose angle is beyond
+/// it is marked (NaN rows, a failed node) for the caller to compute with the generic code (Beam::Batch does
+/// for the sweeps, the stepper for the nodes).
 ///
 /// The same equations as Beam::post / Beam::pre, Beam::reduced_solve, Cayley<SE3>::tau,
 /// Beam::transport and Beam::relative, written component-wise on packs of nodes with Highway's portable vectors
@@ -31,6 +37,11 @@ namespace lievi::models::batch {
 /// more than it saved (docs/performance.md, "Newton under noise").
 inline constexpr int kStartSweeps = 1;
 
+/// The largest rotation angle (rad) of a strain ds gamma, an increment A or a relative pose the exp kernels take:
+/// one radian between neighbouring nodes, or per step, is far beyond a resolved run, and keeps every series
+/// short (at most 13 terms).
+inline constexpr double kExpSeriesAngle = 1.0;
+
 /// Instruction sets of the kernels (lanes of a pack): the scalar fallback (1), SSE4 (2, x86-64), NEON (2,
 /// AArch64), AVX2 with FMA (4), AVX-512 (8).
 enum class Isa { scalar, sse4, neon, avx2, avx512 };
@@ -48,11 +59,12 @@ Isa force_isa(Isa want);
 [[nodiscard]] bool has_fma(Isa i);
 
 /// Sweep 1 on segments [e0, e1): Pi = P (gamma - E), B = ds gamma, f^- = (dtau_B^{-1})^* Pi,
-/// f^+ = (dtau_{-B}^{-1})^* Pi (approx: f^-/+ = Pi -/+ ½ ad*_B Pi). E: 6 per segment; p6: the 6 diagonal entries of
-/// P per segment. uniform: E and p6 hold one segment's values, the same for all (a uniform beam: no per-segment
-/// loads).
-void stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-              const double* p6, bool uniform, bool approx, double* fm, double* fp);
+/// f^+ = (dtau_{-B}^{-1})^* Pi (approx: f^-/+ = Pi -/+ ½ ad*_B Pi; exp: tau = exp, else Cayley). E: 6 per
+/// segment; p6: the 6 diagonal entries of P per segment. uniform: E and p6 hold one segment's values, the same
+/// for all (a uniform beam: no per-segment loads). Returns whether a segment was left to the caller (exp, an
+/// angle beyond kExpSeriesAngle or not finite: its rows of fm hold NaN).
+bool stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
+              const double* p6, bool uniform, bool approx, bool exp, double* fm, double* fp);
 
 /// Sweep 3 of the `approx` variant on segments [e0, e1) (segment e from node e to e + 1): the linearised
 /// compatibility of Beam::approx_strain from the increments A (6 per node) and gamma (updated in place).
@@ -63,6 +75,11 @@ bool approx_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const doubl
 /// A segment whose relative rotation is within tol::cayley_margin of pi (1 + tr R_rel below the margin, or
 /// not finite) gets NaN strains. Returns whether any segment's strain is not finite.
 bool strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma);
+
+/// Sweep 3 with the exp retraction: gamma = log(g_e^{-1} g_{e+1}) / ds. A segment whose relative rotation is
+/// beyond kExpSeriesAngle (or whose strain is not finite) gets NaN strains, for the caller to compute; returns
+/// whether there is one.
+bool exp_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double inv_ds, const double* g, double* gamma);
 
 /// Inputs and outputs of the node sweep on nodes with a left segment j - 1 and a right segment j (a free end's
 /// missing right segment is a zero row of fm), weight ds except at end_node.
@@ -83,6 +100,9 @@ struct NodeArgs {
   /// The `approx` variant: T^-_A mu = mu - ½ ad*_A mu in the node equation, M~ <- T^+_A(mu); A must be given
   /// (its strains come from the increments).
   bool approx = false;
+  /// The exp retraction (h = exp(A), and for `exact` the node equation with (dexp_A^{-1})^*); a node whose
+  /// rotation angle leaves the series' range fails (its < 0) for the caller to solve with the generic code.
+  bool exp = false;
   double gravity[3] = {0.0, 0.0, 0.0};
   const double* theta_common = nullptr;  ///< 6: the common-noise increment theta; null otherwise
   const double* theta_node = nullptr;    ///< 6 per node: theta_j (noise modes); null otherwise
