@@ -312,7 +312,11 @@ const bool registered = [] {
   };
   for (std::int64_t n : J)
     for (std::int64_t t : {1, 2}) add("Beam/Cayley", BM_Rod<Cayley>, {}, n, t);
-  for (std::int64_t n : {std::int64_t{100}, std::int64_t{10000}}) add("Beam/Exp", BM_Rod<Exp>, {}, n, 1);
+  for (std::int64_t n : {std::int64_t{100}, std::int64_t{1000}, std::int64_t{10000}}) {
+    add("Beam/Exp", BM_Rod<Exp>, {}, n, 1);
+    add("Beam/ExpGeneric", BM_Rod<Exp>, {Variant::exact, NoiseMode::none, 0, false}, n, 1);
+    add("Beam/ExpDamped", BM_Rod<Exp>, {Variant::exact, NoiseMode::none, 0, true, 0.1}, n, 1);
+  }
   // the same step through the generic per-node (Eigen) path: what the batched sweeps replace
   for (std::int64_t n : {std::int64_t{100}, std::int64_t{1000}, std::int64_t{10000}}) {
     add("Beam/CayleyGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false}, n, 1);

@@ -190,12 +190,19 @@ TEST(BeamCli, BlowUpInLargeMotionIsNamedAndTheSuggestedStepRuns) {
   const double suggested = std::stod(hint.substr(at + 20));
   EXPECT_NEAR(suggested, 0.7 * bound, 1e-6 * bound) << hint;
   EXPECT_NE(r.err.find("blowing up"), std::string::npos) << r.err;  // the terminal says it too
+  // and that the clamp's segment had bent by far more than a resolved grid's (80 degrees at t = 0.7 s)
+  EXPECT_NE(hint.find("the grid is coarse for this motion: segment 0 turned by"), std::string::npos) << hint;
   // the suggested step runs the rod to t = 10 s
   const long long n = static_cast<long long>(std::ceil(10.0 / suggested));
   std::ofstream(cwd / "safe.toml") << rod << "[integrator]\ndt = " << num(10.0 / n) << "\nt_end = 10.0\n";
   const auto ok = cli(cwd, {"run", "safe.toml", "--out", "safe"});
   EXPECT_EQ(ok.code, 0) << ok.err;
-  EXPECT_EQ(summary(cwd / "safe")["status"], "complete");
+  const auto safe = summary(cwd / "safe");
+  EXPECT_EQ(safe["status"], "complete");
+  bool coarse = false;  // the same bend, noted in the run that completes
+  for (const auto& note : safe["notes"])
+    coarse = coarse || note.get<std::string>().find("coarse grid for this motion: segment 0") != std::string::npos;
+  EXPECT_TRUE(coarse) << safe["notes"].dump();
 }
 
 TEST(BeamCli, FloppyRodClosesItsEnergyBalanceAtOrderTwo) {
