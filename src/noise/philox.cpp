@@ -311,10 +311,26 @@ void normals_chunk(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi, 
   pair_products(rho, c, s, out);
 }
 
+/// Up to this many normals are drawn block by block (stream_normal's arithmetic) rather than by a 64-block chunk:
+/// a chunk costs about as much as 100 single normals, and `common` noise or a few `modes` need 1 to 8.
+constexpr std::size_t kFewNormals = 8;
+
 /// Normals i0 .. i0 + n - 1 with i0 + n <= 2^32 (no wrap-around of the normal index).
 void normals_range(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi, std::uint32_t group,
                    std::uint64_t i0, std::size_t n, double* out) {
   const std::uint64_t end = i0 + n;
+  if (n <= kFewNormals) {  // a few (common noise, a few modes): block by block, not a whole chunk
+    const std::uint64_t step = (std::uint64_t{step_hi} << 32) | step_lo;
+    for (std::uint64_t k = i0; k < end;) {
+      const Block b = philox_block(key, step, group, static_cast<std::uint32_t>(k >> 1));
+      const double rho = std::sqrt(box_muller_radius2(b.r[0], b.r[1]));
+      double c, s;
+      cossin_2pi(u01(b.r[2], b.r[3]), c, s);
+      if ((k & 1u) == 0) out[k++ - i0] = rho * c;
+      if (k < end) out[k++ - i0] = rho * s;
+    }
+    return;
+  }
   alignas(64) double tmp[2 * kChunk];
   for (std::uint64_t first = i0 & ~std::uint64_t{1}; first < end; first += 2 * kChunk) {
     const auto block0 = static_cast<std::uint32_t>(first >> 1);

@@ -281,7 +281,8 @@ TEST(BoxMuller, FollowsTheStatedRule) {
 TEST(BoxMuller, BatchEqualsScalarBitwise) {
   // Any count, index0 (odd and even, including wrap-around at 2^32), step, group and a misaligned output; the
   // element after the batch is left untouched.
-  const std::size_t counts[] = {0, 1, 2, 3, 5, 17, 63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 1001};
+  // (up to 8 normals are drawn block by block, from 9 on by chunks: both sides of that boundary)
+  const std::size_t counts[] = {0, 1, 2, 3, 5, 8, 9, 10, 17, 63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 1001};
   const std::uint32_t index0s[] = {0u, 1u, 2u, 7u, 63u, 127u, 128u, 1000u, 0xffffffffu - 40u, 0xffffffffu};
   const std::uint64_t steps[] = {0u, 1u, 12345u, (std::uint64_t{1} << 32) + 3u, ~std::uint64_t{0}};
   const StreamKey keys[] = {{0, 0}, {42, 7}, {0xffffffffu, 0xffffffffu}};
