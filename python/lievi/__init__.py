@@ -1,0 +1,304 @@
+"""lievi from Python: structure-preserving simulation with variational integrators on Lie groups.
+
+Scenarios are the TOML files of the command line, or the same tables as a dict::
+
+    import lievi
+    sc = lievi.load("examples/rigid_body/scenario_a.toml", set={"integrator.dt": 0.05})
+    sc.validate()
+    r = lievi.run(sc)              # in memory: nothing is left on disk
+    r.series["energy"]             # numpy array, one entry per output row
+    r.summary["status"]            # summary.json as a dict
+    lievi.run(sc, out="runs/a")    # also writes exactly the files `lievi run` writes
+
+    lievi.Scenario({"model": {"type": "rigid_body", ...}, "integrator": {...}})
+
+A bad scenario raises :class:`InputError` (a ``ValueError``) listing every issue with its key, value and what
+is allowed; a run that fails numerically raises :class:`NumericalFailure` with the step, node and hint, and
+the outputs up to the last good state (``failure.result``). See docs/python.md.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import shutil
+import tempfile
+import tomllib
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from . import _lievi
+from ._lievi import InputError
+
+__version__ = _lievi.__version__
+
+__all__ = [
+    "InputError",
+    "NumericalFailure",
+    "Result",
+    "Scenario",
+    "load",
+    "methods",
+    "model_types",
+    "run",
+    "schema",
+]
+
+
+class NumericalFailure(RuntimeError):
+    """A run stopped by a numerical failure (a Newton solve that did not converge, a non-finite state).
+
+    Attributes: ``step`` (the failed step, 1-based), ``t`` (time of the last good state), ``node`` (-1 when the
+    model has no nodes), ``residual``, ``message``, ``hint`` (what to change) and ``result`` (a :class:`Result`
+    with the outputs up to the last good state).
+    """
+
+    def __init__(self, failure: Mapping[str, Any], result: "Result"):
+        self.step = int(failure["step"])
+        self.t = float(failure["t"])
+        self.node = int(failure["node"])
+        self.residual = float(failure["residual"])
+        self.message = str(failure["message"])
+        self.hint = str(failure["hint"])
+        self.result = result
+        super().__init__(
+            f"numerical failure in step {self.step} (from t = {self.t:g}): {self.message} "
+            f"(residual {self.residual:g}); {self.hint}"
+        )
+
+
+def _toml_value(v: Any) -> str:
+    """A Python value as TOML text (strings quoted, full float precision)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        x = float(v)
+        if math.isnan(x):
+            return "nan"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return repr(x)
+    if isinstance(v, str):
+        return json.dumps(v)  # a TOML basic string: quotes, backslashes and controls escaped
+    if isinstance(v, np.ndarray):
+        return _toml_value(v.tolist())
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + "}"
+    raise InputError(f"<dict>: value {v!r} of type {type(v).__name__} is not a TOML value "
+                     "(allowed: bool, int, float, str, lists of them, dicts)")
+
+
+def _toml_key(k: Any) -> str:
+    if not isinstance(k, str):
+        raise InputError(f"<dict>: key {k!r} is not a string")
+    bare = k and all(c.isalnum() or c in "-_" for c in k) and k.isascii()
+    return k if bare else json.dumps(k)
+
+
+def _to_toml(d: Mapping[str, Any], prefix: str = "") -> str:
+    """A dict of tables (and arrays of tables: lists of dicts) as TOML text."""
+    lines, tables = [], []
+    for k, v in d.items():
+        if isinstance(v, Mapping):
+            tables.append((k, v))
+        elif isinstance(v, (list, tuple)) and v and all(isinstance(x, Mapping) for x in v):
+            tables.append((k, list(v)))
+        else:
+            lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    out = "\n".join(lines) + ("\n" if lines else "")
+    for k, v in tables:
+        name = prefix + _toml_key(k)
+        if isinstance(v, list):
+            for item in v:
+                out += f"\n[[{name}]]\n" + _to_toml(item, name + ".")
+        else:
+            out += f"\n[{name}]\n" + _to_toml(v, name + ".")
+    return out
+
+
+def _overrides(set: Mapping[str, Any] | None) -> list[str]:
+    """``{"integrator.dt": 0.01}`` as the command line's ``--set integrator.dt=0.01`` texts."""
+    if not set:
+        return []
+    out = []
+    for k, v in set.items():
+        text = v if isinstance(v, str) else _toml_value(v)
+        out.append(f"{k}={text}")
+    return out
+
+
+class Scenario:
+    """A scenario: read from a TOML file (:func:`load`), a TOML text, or a dict with the same tables.
+
+    ``Scenario(dict)`` applies the same keys, defaults, checks and messages as the file; ``name`` names its
+    default output folder and its plots. Relative paths in a dict scenario (``initial.file``, pose tables) are
+    taken from the current directory.
+    """
+
+    def __init__(self, tables: Mapping[str, Any] | str, *, name: str = "scenario",
+                 set: Mapping[str, Any] | None = None, _compiled: Any = None):
+        if _compiled is not None:
+            self._s = _compiled
+            return
+        if isinstance(tables, str):
+            text, label = tables, "<text>"
+        elif isinstance(tables, Mapping):
+            text, label = _to_toml(tables), "<dict>"
+        else:
+            raise InputError(f"lievi.Scenario: expected a dict of tables or a TOML text, got {type(tables).__name__}")
+        self._s = _lievi.parse(text, label, name, _overrides(set))
+
+    @property
+    def name(self) -> str:
+        """The scenario's name (a file's stem)."""
+        return self._s.name
+
+    @property
+    def model_type(self) -> str:
+        """``model.type``: rigid_body, wave, beam or lagrangian."""
+        return self._s.model_type
+
+    @property
+    def source(self) -> str:
+        """The file it was read from, or ``<dict>`` / ``<text>``."""
+        return self._s.source
+
+    def validate(self) -> "Scenario":
+        """The checks ``lievi validate`` and ``lievi run`` make before a run (stability bounds, a method's
+        conditions); raises :class:`InputError`. Returns the scenario."""
+        self._s.check()
+        return self
+
+    def resolved(self) -> dict:
+        """Every key with its value after defaults and derived values, as ``lievi validate`` prints it."""
+        return tomllib.loads(self._s.resolved_toml())
+
+    def resolved_toml(self) -> str:
+        """:meth:`resolved` as TOML text."""
+        return self._s.resolved_toml()
+
+    def __repr__(self) -> str:
+        return f"lievi.Scenario(name={self.name!r}, model_type={self.model_type!r}, source={self.source!r})"
+
+
+def load(path: str | os.PathLike, set: Mapping[str, Any] | None = None) -> Scenario:
+    """Read a scenario file; ``set`` overrides keys as ``lievi run --set key=value`` does."""
+    return Scenario({}, _compiled=_lievi.load(os.fspath(path), _overrides(set)))
+
+
+class Result:
+    """The outputs of a run: ``series`` (column name -> numpy array, one entry per output row, the numbers of
+    series.csv), ``summary`` (summary.json as a dict), ``fields`` (fields.h5's datasets as numpy arrays, when
+    written and h5py is present), ``notes`` and ``out`` (the output folder, or None for an in-memory run). An
+    ensemble (``paths``) has ``mean`` and ``std`` instead of ``series`` (series_mean.csv, series_std.csv)."""
+
+    def __init__(self, series: dict, summary: dict, fields: dict, notes: list, out: str | None,
+                 mean: dict | None = None, std: dict | None = None):
+        self.mean = mean or {}
+        self.std = std or {}
+        self.series = series
+        self.summary = summary
+        self.fields = fields
+        self.notes = notes
+        self.out = out
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.series or self.mean)
+
+    def __repr__(self) -> str:
+        cols = self.series or self.mean
+        rows = len(next(iter(cols.values()))) if cols else 0
+        return f"lievi.Result(status={self.summary.get('status')!r}, rows={rows}, columns={len(self.series)})"
+
+
+def _read_series(path: str) -> dict:
+    if not os.path.exists(path):
+        return {}
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        return {}
+    names, body = rows[0], rows[1:]
+    # float() of the shortest round-trip text gives back the double lievi wrote
+    data = np.array([[float(x) for x in r] for r in body], dtype=float).reshape(len(body), len(names))
+    return {n: data[:, i].copy() for i, n in enumerate(names)}
+
+
+def _read_fields(path: str) -> dict:
+    if not os.path.exists(path):
+        return {}
+    try:
+        import h5py
+    except ImportError:
+        return {}
+    out = {}
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda name, obj: out.__setitem__(name, obj[()]) if isinstance(obj, h5py.Dataset) else None)
+    return out
+
+
+def _result_from(folder: str, outcome: dict, keep: bool) -> Result:
+    with open(os.path.join(folder, "summary.json")) as f:
+        summary = json.load(f)
+    return Result(_read_series(os.path.join(folder, "series.csv")), summary,
+                  _read_fields(os.path.join(folder, "fields.h5")), list(outcome["notes"]),
+                  folder if keep else None, _read_series(os.path.join(folder, "series_mean.csv")),
+                  _read_series(os.path.join(folder, "series_std.csv")))
+
+
+def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool = False,
+        paths: int = 0) -> Result:
+    """Run a scenario as ``lievi run`` does.
+
+    ``out=None``: in memory (the outputs are read back from a temporary folder, which is then removed).
+    ``out=DIR``: the folder keeps exactly the files ``lievi run --out DIR`` writes (``force=True`` replaces a
+    folder lievi wrote before). ``paths=N`` runs an ensemble of N noise paths (as ``--paths N``). The GIL is
+    released while the run steps. Raises :class:`InputError` for bad input, :class:`NumericalFailure` when the
+    run fails (its ``result`` holds the outputs up to the last good state).
+    """
+    if not isinstance(scenario, Scenario):
+        raise InputError(f"lievi.run: expected a lievi.Scenario, got {type(scenario).__name__}")
+    if isinstance(paths, bool) or not isinstance(paths, (int, np.integer)) or paths < 0:
+        raise InputError(f"lievi.run: paths = {paths!r} not allowed: the number of noise paths is an integer >= 0")
+    tmp = None
+    if out is None:
+        tmp = tempfile.mkdtemp(prefix="lievi-")
+        folder = os.path.join(tmp, "run")
+    else:
+        folder = os.fspath(out)
+    try:
+        outcome = _lievi.run(scenario._s, int(paths), folder, bool(force))
+        result = _result_from(outcome["out_dir"] or folder, outcome, keep=tmp is None)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if not outcome["complete"]:
+        raise NumericalFailure(outcome["failure"], result)
+    return result
+
+
+def model_types() -> list[str]:
+    """The model types: rigid_body, wave, beam, lagrangian."""
+    return list(_lievi.model_types())
+
+
+def schema(model_type: str) -> list[dict]:
+    """The scenario keys of a model type, in documentation order: key, type, requirement, default, unit,
+    allowed, doc, alias_of (as ``lievi schema TYPE``)."""
+    if model_type not in model_types():
+        raise InputError(f"lievi.schema: model type {model_type!r} unknown (allowed: {', '.join(model_types())})")
+    return list(_lievi.schema(model_type))
+
+
+def methods(model_type: str | None = None) -> dict[str, str] | str:
+    """The integrators of each model type as ``lievi methods`` lists them (one type: its text)."""
+    if model_type is not None:
+        return _lievi.methods_text(model_type)
+    return {t: _lievi.methods_text(t) for t in model_types()}
