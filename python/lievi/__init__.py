@@ -39,6 +39,7 @@ __all__ = [
     "NumericalFailure",
     "Result",
     "Scenario",
+    "Simulation",
     "load",
     "methods",
     "model_types",
@@ -55,7 +56,14 @@ class NumericalFailure(RuntimeError):
     with the outputs up to the last good state).
     """
 
-    def __init__(self, failure: Mapping[str, Any], result: "Result"):
+    def _refuse(self, steps: int) -> "NumericalFailure":
+        """The error of a simulation asked to step after it failed."""
+        self.__init__({"step": steps + 1, "t": float("nan"), "node": -1, "residual": float("nan"),
+                       "message": "the simulation failed in this step before and cannot step on",
+                       "hint": "start a new lievi.Simulation (with a smaller integrator.dt)"}, None)
+        return self
+
+    def __init__(self, failure: Mapping[str, Any], result: "Result | None"):
         self.step = int(failure["step"])
         self.t = float(failure["t"])
         self.node = int(failure["node"])
@@ -282,6 +290,83 @@ def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool
     if not outcome["complete"]:
         raise NumericalFailure(outcome["failure"], result)
     return result
+
+
+class Simulation:
+    """A beam stepped from Python: the state ``lievi run`` would compute for the scenario, level by level.
+
+    ``sim.step(n)`` takes n steps (the GIL released); ``sim.t``, ``sim.steps``, ``sim.dt``. The state as numpy
+    arrays: ``positions`` (nodes, 3), ``frames`` (nodes, 3, 3; columns d1, d2, d3, body to spatial),
+    ``velocities`` (nodes, 6: zeta^{n-1/2} = (omega, v) in the body frame, angular first), ``strains``
+    (segments, 6: gamma = (kappa, Gamma)), ``pre_momenta`` (nodes, 6). They are read-only views of lievi's own
+    memory, without copies: a view shows the current state, so a view taken before ``step()`` shows the new
+    state after it (``.copy()`` keeps a level); a view keeps the simulation's memory alive. ``energies()``: the
+    level's E_d, E_c, kinetic energies and potential (strain energy plus gravity), as series.csv has them.
+
+    A step that fails raises :class:`NumericalFailure` (step, node, hint; ``result`` is None). The simulation
+    then holds the failed step's partly updated state and refuses to step on (``failed`` is True).
+    Step-level control covers beams (``model.type = "beam"``) so far.
+    """
+
+    def __init__(self, scenario: Scenario):
+        if not isinstance(scenario, Scenario):
+            raise InputError(f"lievi.Simulation: expected a lievi.Scenario, got {type(scenario).__name__}")
+        self._b = _lievi._BeamSimulation(scenario._s)
+        self.scenario = scenario
+
+    def step(self, n: int = 1) -> "Simulation":
+        """Take n steps (default 1). Returns the simulation."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise InputError(f"lievi.Simulation.step: n = {n!r} must be an integer >= 0")
+        if self._b.failed:
+            raise NumericalFailure.__new__(NumericalFailure)._refuse(self._b.steps)
+        failure = self._b.step(int(n))
+        if failure is not None:
+            raise NumericalFailure(failure, None)
+        return self
+
+    @property
+    def t(self) -> float:
+        return self._b.t
+
+    @property
+    def steps(self) -> int:
+        return self._b.steps
+
+    @property
+    def dt(self) -> float:
+        return self._b.dt
+
+    @property
+    def failed(self) -> bool:
+        return self._b.failed
+
+    @property
+    def positions(self) -> np.ndarray:
+        return self._b.positions
+
+    @property
+    def frames(self) -> np.ndarray:
+        return self._b.frames
+
+    @property
+    def velocities(self) -> np.ndarray:
+        return self._b.velocities
+
+    @property
+    def strains(self) -> np.ndarray:
+        return self._b.strains
+
+    @property
+    def pre_momenta(self) -> np.ndarray:
+        return self._b.pre_momenta
+
+    def energies(self) -> dict:
+        return dict(self._b.energies())
+
+    def __repr__(self) -> str:
+        return (f"lievi.Simulation({self.scenario.name!r}, t={self.t:g}, steps={self.steps}, "
+                f"nodes={self._b.n_nodes})")
 
 
 def model_types() -> list[str]:

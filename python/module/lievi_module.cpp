@@ -5,6 +5,7 @@
 /// registry (run::ModelType::run, the pipeline `lievi run` uses, so the files are the CLI's). The GIL is released
 /// while a run steps. lievi::invalid_argument becomes lievi.InputError (a ValueError); every other C++ exception
 /// becomes a Python exception, never a crash.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -16,6 +17,7 @@
 #include "lievi/core/error.hpp"
 #include "lievi/io/any_scenario.hpp"
 #include "lievi/io/memory_estimate.hpp"
+#include "lievi/run/beam_sim.hpp"
 #include "lievi/run/models.hpp"
 #include "lievi/version.hpp"
 
@@ -34,6 +36,28 @@ struct Scenario {
   [[nodiscard]] std::string model_type() const { return lievi::run::model_of(any).name; }
 };
 
+py::dict failure_dict(const lievi::run::RunFailure& f) {
+  py::dict d;
+  d["step"] = f.step;
+  d["t"] = f.t;
+  d["node"] = f.node;
+  d["residual"] = f.residual;
+  d["message"] = f.message;
+  d["hint"] = f.hint;
+  return d;
+}
+
+/// A read-only numpy view of lievi's memory at `data` with the given shape and strides (in doubles), kept alive by
+/// `owner` (the simulation's Python object).
+py::array view(py::handle owner, const double* data, std::vector<py::ssize_t> shape,
+               std::vector<py::ssize_t> strides_in_doubles) {
+  std::vector<py::ssize_t> strides;
+  for (py::ssize_t s : strides_in_doubles) strides.push_back(s * static_cast<py::ssize_t>(sizeof(double)));
+  py::array a(py::dtype::of<double>(), shape, strides, data, owner);
+  a.attr("flags").attr("writeable") = false;
+  return a;
+}
+
 py::dict run_outcome(const lievi::run::RunOutcome& r) {
   py::dict d;
   d["complete"] = r.complete;
@@ -45,14 +69,7 @@ py::dict run_outcome(const lievi::run::RunOutcome& r) {
   d["out_dir"] = r.out_dir.string();
   d["notes"] = r.notes;
   if (r.failure) {
-    py::dict f;
-    f["step"] = r.failure->step;
-    f["t"] = r.failure->t;
-    f["node"] = r.failure->node;
-    f["residual"] = r.failure->residual;
-    f["message"] = r.failure->message;
-    f["hint"] = r.failure->hint;
-    d["failure"] = f;
+    d["failure"] = failure_dict(*r.failure);
   } else {
     d["failure"] = py::none();
   }
@@ -119,6 +136,72 @@ PYBIND11_MODULE(_lievi, m) {
         return run_outcome(r);
       },
       py::arg("scenario"), py::arg("paths"), py::arg("out"), py::arg("force"));
+  using lievi::run::BeamSimulation;
+  py::class_<BeamSimulation>(m, "_BeamSimulation")
+      .def(py::init([](const Scenario& s) {
+             const auto* b = std::get_if<lievi::io::BeamScenario>(&s.any);
+             if (!b)
+               throw lievi::invalid_argument(s.source, "model.type",
+                                             "lievi.Simulation steps beams (model.type = \"beam\") so far; '" +
+                                                 s.model_type() + "' runs with lievi.run");
+             return std::make_unique<BeamSimulation>(*b);
+           }),
+           py::arg("scenario"))
+      .def(
+          "step",
+          [](BeamSimulation& b, long long n) -> py::object {
+            if (n < 0) throw lievi::invalid_argument("", "n", "value " + std::to_string(n) + " must be >= 0");
+            std::optional<lievi::run::RunFailure> f;
+            {
+              py::gil_scoped_release release;
+              f = b.step(n);
+            }
+            if (f) return failure_dict(*f);
+            return py::none();
+          },
+          py::arg("n"))
+      .def_property_readonly("t", &BeamSimulation::t)
+      .def_property_readonly("steps", &BeamSimulation::steps)
+      .def_property_readonly("dt", &BeamSimulation::dt)
+      .def_property_readonly("failed", &BeamSimulation::failed)
+      .def_property_readonly("n_nodes", &BeamSimulation::n_nodes)
+      .def_property_readonly("n_segments", &BeamSimulation::n_segments)
+      .def_property_readonly("positions",
+                             [](py::object self) {
+                               const auto& b = self.cast<const BeamSimulation&>();
+                               return view(self, b.poses() + 9, {b.n_nodes(), 3}, {12, 1});
+                             })
+      .def_property_readonly("frames",
+                             [](py::object self) {
+                               const auto& b = self.cast<const BeamSimulation&>();
+                               return view(self, b.poses(), {b.n_nodes(), 3, 3}, {12, 1, 3});
+                             })
+      .def_property_readonly("velocities",
+                             [](py::object self) {
+                               const auto& b = self.cast<const BeamSimulation&>();
+                               return view(self, b.velocities(), {b.n_nodes(), 6}, {6, 1});
+                             })
+      .def_property_readonly("strains",
+                             [](py::object self) {
+                               const auto& b = self.cast<const BeamSimulation&>();
+                               return view(self, b.strains(), {b.n_segments(), 6}, {6, 1});
+                             })
+      .def_property_readonly("pre_momenta",
+                             [](py::object self) {
+                               const auto& b = self.cast<const BeamSimulation&>();
+                               return view(self, b.pre_momenta(), {b.n_nodes(), 6}, {6, 1});
+                             })
+      .def("energies", [](BeamSimulation& b) {
+        const BeamSimulation::Energies e = b.energies();
+        py::dict d;
+        d["E_d"] = e.E_d;
+        d["E_c"] = e.E_c;
+        d["kinetic_before"] = e.kinetic_before;
+        d["kinetic_after"] = e.kinetic_after;
+        d["potential"] = e.potential;
+        return d;
+      });
+
   m.def("model_types", &lievi::io::model_types);
   m.def("schema", [](const std::string& type) {
     py::list out;

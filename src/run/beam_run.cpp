@@ -3,6 +3,7 @@
 /// model and initial state from the scenario, the level loop, series.csv, fields.h5, the ParaView series,
 /// summary.json, plots.
 #include "lievi/run/beam_run.hpp"
+#include "lievi/run/beam_sim.hpp"
 
 #include <Eigen/Geometry>
 #include <omp.h>
@@ -603,6 +604,92 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
   detail::write_json(dir.tmp() / "summary.json", j);
   dir.commit();
   return total;
+}
+
+// ---- BeamSimulation: the run's stepper, stepped by the caller ----
+
+struct BeamSimulation::Impl {
+  io::BeamScenario s;
+  AnyStepper st;
+  long long steps = 0;
+  bool failed = false;
+  double bound = 0.0;
+};
+
+namespace {
+AnyStepper make_any(const io::BeamScenario& s) {
+  const bool exp = s.retraction == config::Retraction::exp, type_ii = s.method == config::FieldMethod::type_ii;
+  return type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s)))
+                 : (exp ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s)));
+}
+}  // namespace
+
+BeamSimulation::BeamSimulation(const io::BeamScenario& s) {
+  check_beam(s);
+  impl_ = std::make_unique<Impl>(Impl{s, make_any(s), 0, false, beam_stable_dt(s)});
+}
+BeamSimulation::~BeamSimulation() = default;
+BeamSimulation::BeamSimulation(BeamSimulation&&) noexcept = default;
+BeamSimulation& BeamSimulation::operator=(BeamSimulation&&) noexcept = default;
+
+std::optional<RunFailure> BeamSimulation::step(long long n) {
+  Impl& m = *impl_;
+  if (m.failed)
+    throw std::logic_error("the simulation failed at step " + std::to_string(m.steps + 1) +
+                           " and cannot step on (its state is that of the failed step)");
+  return std::visit(
+      [&](auto& st) -> std::optional<RunFailure> {
+        for (long long k = 0; k < n; ++k) {
+          const field::StepReport rep = st.step();
+          if (!rep.ok) {
+            RunFailure f;
+            f.step = m.steps + 1;
+            f.t = st.time();
+            f.node = static_cast<int>(rep.node);
+            f.residual = rep.residual;
+            f.message = rep.message + (rep.message.find("segment") == std::string::npos
+                                           ? " at node " + std::to_string(rep.node) : std::string());
+            f.hint = step_hint(m.s, m.bound, EnergyTrail{});  // (no series rows: no energy trail)
+            m.failed = true;
+            return f;
+          }
+          ++m.steps;
+        }
+        return std::nullopt;
+      },
+      m.st);
+}
+bool BeamSimulation::failed() const { return impl_->failed; }
+double BeamSimulation::t() const { return std::visit([](const auto& st) { return st.time(); }, impl_->st); }
+long long BeamSimulation::steps() const { return impl_->steps; }
+double BeamSimulation::dt() const { return impl_->s.dt; }
+std::ptrdiff_t BeamSimulation::n_nodes() const {
+  return std::visit([](const auto& st) { return st.grid().n_nodes(); }, impl_->st);
+}
+std::ptrdiff_t BeamSimulation::n_segments() const {
+  return std::visit([](const auto& st) { return st.grid().n_segments(); }, impl_->st);
+}
+const double* BeamSimulation::poses() const {
+  return std::visit([](const auto& st) { return st.g().data()->data(); }, impl_->st);
+}
+const double* BeamSimulation::velocities() const {
+  return std::visit([](const auto& st) { return st.zeta().data()->data(); }, impl_->st);
+}
+const double* BeamSimulation::strains() const {
+  return std::visit([](const auto& st) { return st.gamma().data()->data(); }, impl_->st);
+}
+const double* BeamSimulation::pre_momenta() const {
+  return std::visit([](const auto& st) { return st.pre_momentum().data()->data(); }, impl_->st);
+}
+BeamSimulation::Energies BeamSimulation::energies() {
+  return std::visit(
+      [](auto& st) {
+        const Level L = level_of(st);
+        const field::LevelEnergy E = st.energy_now();
+        return Energies{E.E_d() + L.gravity, E.E_c() + L.gravity, E.kinetic_before, E.kinetic_after,
+                        E.potential + L.gravity};
+      },
+      impl_->st);
 }
 
 }  // namespace lievi::run

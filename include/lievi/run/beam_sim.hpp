@@ -1,0 +1,52 @@
+#pragma once
+/// @file lievi/run/beam_sim.hpp
+/// @brief A beam stepped by the caller: the stepper `lievi run` builds for a scenario (the same model, grid,
+/// noise, options and initial state, so its levels are the run's bit for bit), without the output pipeline.
+/// For control loops and the Python module's Simulation.
+#include <cstddef>
+#include <memory>
+#include <optional>
+
+#include "lievi/io/beam_scenario.hpp"
+#include "lievi/run/result.hpp"
+
+namespace lievi::run {
+
+class BeamSimulation {
+ public:
+  /// Checks the scenario as `lievi run` does (lievi::invalid_argument) and builds the level-0 state.
+  explicit BeamSimulation(const io::BeamScenario& s);
+  ~BeamSimulation();
+  BeamSimulation(BeamSimulation&&) noexcept;
+  BeamSimulation& operator=(BeamSimulation&&) noexcept;
+
+  /// Take up to n steps; stops at the first that fails and returns its failure (step, node, message, hint).
+  /// After a failure the state is that of the failed step, partly updated (the nodes solved before the
+  /// failing one): step() refuses to go on (failed() stays true).
+  std::optional<RunFailure> step(long long n = 1);
+  [[nodiscard]] bool failed() const;
+  [[nodiscard]] double t() const;
+  [[nodiscard]] long long steps() const;  ///< steps taken
+  [[nodiscard]] double dt() const;
+  [[nodiscard]] std::ptrdiff_t n_nodes() const;
+  [[nodiscard]] std::ptrdiff_t n_segments() const;
+  /// The state's storage (valid until the next step() or the simulation's end): poses, 12 doubles per node
+  /// (R column-major, then p); velocities zeta^{n-1/2}, 6 per node (angular first); strains gamma^n, 6 per
+  /// segment; the pre-momenta M~^n, 6 per node.
+  [[nodiscard]] const double* poses() const;
+  [[nodiscard]] const double* velocities() const;
+  [[nodiscard]] const double* strains() const;
+  [[nodiscard]] const double* pre_momenta() const;
+  /// The energies of the current level: (E_d, E_c, K^{n-1/2}, K^{n+1/2}, V^n) with gravity in V as the series
+  /// (a trial node sweep, restored; the state is unchanged).
+  struct Energies {
+    double E_d, E_c, kinetic_before, kinetic_after, potential;
+  };
+  [[nodiscard]] Energies energies();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lievi::run

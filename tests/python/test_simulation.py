@@ -1,0 +1,117 @@
+"""lievi.Simulation: a beam stepped from Python against the whole run of the same scenario (lievi.run, itself
+checked against the command line): the final level's positions, frames and strains (fields.h5) and energies
+(series.csv) bit for bit; read-only views of lievi's memory; failures; no growth of memory over many
+simulations.
+"""
+import os
+import resource
+
+import numpy as np
+import pytest
+
+import lievi
+
+SRC = os.environ.get("LIEVI_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+BENDING = os.path.join(SRC, "examples", "beam", "bending.toml")
+
+
+def same_bits(a, b):
+    a, b = np.ascontiguousarray(a, dtype=float), np.ascontiguousarray(b, dtype=float)
+    return a.shape == b.shape and np.array_equal(a.view(np.int64), b.view(np.int64))
+
+
+def rod(J=20, dt=2e-4, t_end=0.2, **integrator):
+    return lievi.Scenario({
+        "model": {"type": "beam", "section": "circle", "rho": 1000.0, "E": 1e6, "nu": 0.499, "r": 0.01,
+                  "gravity": [0.0, 0.0, -9.81]},
+        "grid": {"J": J, "layout": "vertex", "length": 1.0},
+        "bc": {"left": "clamped"},
+        "initial": {"shape": "straight"},
+        "damping": {"linear": 0.1, "angular": 0.1},
+        "integrator": {"dt": dt, "t_end": t_end, **integrator},
+        "output": {"every": 10, "plots": False, "vtk": False},
+    }, name="rod")
+
+
+@pytest.mark.parametrize("retraction", ["cayley", "exp"])
+def test_stepping_equals_the_whole_run_bitwise(retraction):
+    sets = {"integrator.t_end": 0.02, "output.plots": False, "integrator.retraction": retraction,
+            "output.fields_every": 200}
+    sc = lievi.load(BENDING, set=sets)
+    r = lievi.run(sc)
+    sim = lievi.Simulation(sc)
+    assert sim.t == 0.0 and sim.steps == 0
+    n = round(0.02 / sim.dt)
+    sim.step(n // 2).step(n - n // 2)
+    assert sim.steps == n and sim.t == pytest.approx(0.02, abs=1e-15)
+    # fields.h5: /p (levels, nodes, 3), /R (levels, nodes, 3, 3), /gamma (levels, segments, 6); the last level
+    assert same_bits(sim.positions, r.fields["p"][-1])
+    assert same_bits(sim.frames, r.fields["R"][-1])
+    assert same_bits(sim.strains, r.fields["gamma"][-1])
+    e = sim.energies()
+    assert same_bits(e["E_c"], r.series["E_c"][-1])
+    assert same_bits(e["E_d"], r.series["E_d"][-1])
+    assert same_bits(e["potential"], r.series["potential"][-1])
+    # energies() does not change the state: stepping on matches a simulation that never asked
+    other = lievi.Simulation(sc).step(n)
+    sim.step(5)
+    other.step(5)
+    assert same_bits(sim.positions, other.positions)
+
+
+def test_views_are_read_only_live_and_keep_the_memory():
+    sim = lievi.Simulation(rod())
+    p = sim.positions
+    assert p.shape == (21, 3) and not p.flags.writeable and not p.flags.owndata
+    with pytest.raises(ValueError):
+        p[0, 0] = 1.0
+    before = p.copy()
+    sim.step(50)
+    assert not np.array_equal(p, before)  # the same memory, now at level 50
+    assert same_bits(p, sim.positions)
+    R = sim.frames
+    assert R.shape == (21, 3, 3)
+    assert np.allclose(np.einsum("nij,nik->njk", R, R), np.eye(3), atol=1e-13)  # orthonormal frames
+    assert sim.velocities.shape == (21, 6) and sim.strains.shape == (20, 6) and sim.pre_momenta.shape == (21, 6)
+    # the clamped node stays put; the free end falls under gravity
+    assert np.array_equal(sim.positions[0], [0.0, 0.0, 0.0])
+    assert sim.positions[-1, 2] < 0.0
+    v = sim.velocities
+    del sim  # the view keeps the simulation's memory alive
+    assert np.isfinite(v).all()
+
+
+def test_failure_raises_and_the_simulation_refuses_to_go_on():
+    sim = lievi.Simulation(rod(dt=1e-3, t_end=1.0, allow_unstable=True))
+    with pytest.raises(lievi.NumericalFailure) as e:
+        sim.step(1000)
+    f = e.value
+    assert f.step > 1 and f.node >= 0 and f.hint and f.result is None
+    assert sim.failed and sim.steps == f.step - 1
+    with pytest.raises(lievi.NumericalFailure):
+        sim.step(1)
+    with pytest.raises(lievi.InputError):
+        lievi.Simulation(rod()).step(-1)
+    with pytest.raises(lievi.InputError):
+        lievi.Simulation(rod()).step(1.5)
+    with pytest.raises(lievi.InputError):
+        lievi.Simulation(lievi.load(os.path.join(SRC, "examples", "rigid_body", "scenario_a.toml")))
+    with pytest.raises(lievi.InputError):  # the run's checks: dt beyond the stability bound
+        lievi.Simulation(rod(dt=1e-3))
+
+
+def test_no_growth_over_many_simulations():
+    sc = rod(J=10, t_end=0.002)
+
+    def cycle(k):
+        for _ in range(k):
+            s = lievi.Simulation(sc)
+            s.step(10)
+            _ = s.positions.sum() + s.energies()["E_c"]
+
+    cycle(200)  # warm up allocators
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    cycle(10000)
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0
+    print(f"max RSS grew by {grown_kb} kB over 10^4 create/step/destroy cycles")
+    assert grown_kb < 20_000
