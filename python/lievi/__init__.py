@@ -325,6 +325,23 @@ class Simulation:
             raise NumericalFailure(failure, None)
         return self
 
+    def set_end_pose(self, end: str, position, quaternion=(1.0, 0.0, 0.0, 0.0)) -> "Simulation":
+        """Drive a prescribed end (``"left"`` or ``"right"``; its ``bc.left``/``bc.right`` must be
+        ``"prescribed"``): from the next step on the end takes this pose — ``position`` (3,) and the unit
+        quaternion ``(w, x, y, z)`` of its frame, as in the pose tables — at every level until set again,
+        instead of its pose table's. Raises :class:`InputError` for another end, a wrong shape, a non-finite
+        value or a quaternion that is not unit (to 1e-6)."""
+        ends = {"left": 0, "right": 1}
+        if end not in ends:
+            raise InputError(f"lievi.Simulation.set_end_pose: end {end!r} not allowed (left, right)")
+        try:
+            p = np.asarray(position, dtype=float)
+            q = np.asarray(quaternion, dtype=float)
+        except (TypeError, ValueError) as e:
+            raise InputError(f"lievi.Simulation.set_end_pose: position and quaternion must be numbers: {e}") from None
+        self._b.set_end_pose(ends[end], p, q)
+        return self
+
     @property
     def t(self) -> float:
         return self._b.t

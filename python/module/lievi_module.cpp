@@ -160,6 +160,17 @@ PYBIND11_MODULE(_lievi, m) {
             return py::none();
           },
           py::arg("n"))
+      .def(
+          "set_end_pose",
+          [](BeamSimulation& b, int end, py::array_t<double, py::array::c_style | py::array::forcecast> position,
+             py::array_t<double, py::array::c_style | py::array::forcecast> quaternion) {
+            if (position.ndim() != 1 || position.shape(0) != 3)
+              throw lievi::invalid_argument("", "position", "must have shape (3,)");
+            if (quaternion.ndim() != 1 || quaternion.shape(0) != 4)
+              throw lievi::invalid_argument("", "quaternion", "must have shape (4,): w, x, y, z");
+            b.set_end_pose(end, position.data(), quaternion.data());
+          },
+          py::arg("end"), py::arg("position"), py::arg("quaternion"))
       .def_property_readonly("t", &BeamSimulation::t)
       .def_property_readonly("steps", &BeamSimulation::steps)
       .def_property_readonly("dt", &BeamSimulation::dt)

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <optional>
 #include <variant>
@@ -67,8 +68,20 @@ using Stepper = field::StaggeredStepper<models::Beam<Ret>, Noise>;
 using AnyStepper = std::variant<Stepper<lie::Cayley<SE3>>, Stepper<lie::Exp<SE3>>, Stepper<lie::Cayley<SE3>, TypeII>,
                                 Stepper<lie::Exp<SE3>, TypeII>>;
 
+}  // namespace
+
+namespace detail {
+/// Poses set by the caller for the prescribed ends (BeamSimulation::set_end_pose): when set, the end takes
+/// this pose at every later level instead of its pose table's.
+struct EndControl {
+  std::optional<SE3> pose[2];  ///< left (node 0), right (the last node)
+};
+}  // namespace detail
+
+namespace {
+
 template <class Ret, class Noise = field::TypeI>
-Stepper<Ret, Noise> make(const io::BeamScenario& s) {
+Stepper<Ret, Noise> make(const io::BeamScenario& s, const std::shared_ptr<detail::EndControl>& control = nullptr) {
   const field::Grid grid = grid_of(s);
   typename Stepper<Ret, Noise>::Options o;
   o.dt = s.dt;
@@ -81,7 +94,13 @@ Stepper<Ret, Noise> make(const io::BeamScenario& s) {
   const field::NoiseField<Vec6> nf = build::noise_field(s, grid);
   Noise policy{};
   if constexpr (Noise::is_type_ii) policy.phi.theta = theta;
-  Stepper<Ret, Noise> st(model_of<Ret>(s, grid), grid, o, nf, policy);
+  models::Beam<Ret> beam = model_of<Ret>(s, grid);
+  if (control && beam.prescribed_pose)  // the caller's poses first, the tables' otherwise
+    beam.prescribed_pose = [control, table = beam.prescribed_pose](std::ptrdiff_t j, double t) {
+      const std::optional<SE3>& set = control->pose[j == 0 ? 0 : 1];
+      return set ? *set : table(j, t);
+    };
+  Stepper<Ret, Noise> st(std::move(beam), grid, o, nf, policy);
   field::NodeField<SE3> g0(grid.n_nodes(), SE3());
   field::NodeField<Vec6> z0(grid.n_nodes(), Vec6::Zero());
   for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {
@@ -610,6 +629,7 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
 
 struct BeamSimulation::Impl {
   io::BeamScenario s;
+  std::shared_ptr<detail::EndControl> control;
   AnyStepper st;
   long long steps = 0;
   bool failed = false;
@@ -617,16 +637,17 @@ struct BeamSimulation::Impl {
 };
 
 namespace {
-AnyStepper make_any(const io::BeamScenario& s) {
+AnyStepper make_any(const io::BeamScenario& s, const std::shared_ptr<detail::EndControl>& c) {
   const bool exp = s.retraction == config::Retraction::exp, type_ii = s.method == config::FieldMethod::type_ii;
-  return type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s)))
-                 : (exp ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s)));
+  return type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s, c)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s, c)))
+                 : (exp ? AnyStepper(make<lie::Exp<SE3>>(s, c)) : AnyStepper(make<lie::Cayley<SE3>>(s, c)));
 }
 }  // namespace
 
 BeamSimulation::BeamSimulation(const io::BeamScenario& s) {
   check_beam(s);
-  impl_ = std::make_unique<Impl>(Impl{s, make_any(s), 0, false, beam_stable_dt(s)});
+  auto control = std::make_shared<detail::EndControl>();
+  impl_ = std::make_unique<Impl>(Impl{s, control, make_any(s, control), 0, false, beam_stable_dt(s)});
 }
 BeamSimulation::~BeamSimulation() = default;
 BeamSimulation::BeamSimulation(BeamSimulation&&) noexcept = default;
@@ -658,6 +679,24 @@ std::optional<RunFailure> BeamSimulation::step(long long n) {
         return std::nullopt;
       },
       m.st);
+}
+void BeamSimulation::set_end_pose(int end, const double* position, const double* quaternion) {
+  const field::End bc = end == 0 ? impl_->s.bc_left : impl_->s.bc_right;
+  const char* key = end == 0 ? "bc.left" : "bc.right";
+  if (end != 0 && end != 1) throw invalid_argument("", "end", "must be left (0) or right (1)");
+  if (bc != field::End::prescribed)
+    throw invalid_argument("", key,
+                           "the end is not prescribed: set_end_pose drives an end whose " + std::string(key) +
+                               " = \"prescribed\" (with a pose table for its start)");
+  double q2 = 0.0;
+  for (int i = 0; i < 4; ++i) q2 += quaternion[i] * quaternion[i];
+  bool finite = std::isfinite(q2);
+  for (int i = 0; i < 3; ++i) finite = finite && std::isfinite(position[i]);
+  if (!finite || std::abs(std::sqrt(q2) - 1.0) > 1e-6)
+    throw invalid_argument("", "quaternion",
+                           "the pose needs a finite position and a unit quaternion (w, x, y, z), |q| within 1e-6 of 1");
+  const Eigen::Quaterniond q(quaternion[0], quaternion[1], quaternion[2], quaternion[3]);
+  impl_->control->pose[end] = SE3(Mat3(q.normalized().toRotationMatrix()), Vec3(position[0], position[1], position[2]));
 }
 bool BeamSimulation::failed() const { return impl_->failed; }
 double BeamSimulation::t() const { return std::visit([](const auto& st) { return st.time(); }, impl_->st); }

@@ -115,3 +115,47 @@ def test_no_growth_over_many_simulations():
     grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0
     print(f"max RSS grew by {grown_kb} kB over 10^4 create/step/destroy cycles")
     assert grown_kb < 20_000
+
+
+def pose_at(times, rows, t):
+    """The pose tables' interpolation (docs/scenarios.md): positions linear in t; the whip's rotation is the
+    identity throughout (slerp of equal quaternions)."""
+    if t >= times[-1]:
+        return rows[-1][:3], rows[-1][3:]
+    if t <= times[0]:
+        return rows[0][:3], rows[0][3:]
+    k = int(np.searchsorted(times, t, side="right"))
+    w = (t - times[k - 1]) / (times[k] - times[k - 1])
+    a, b = rows[k - 1], rows[k]
+    return [(1.0 - w) * a[i] + w * b[i] for i in range(3)], a[3:]
+
+
+def test_an_end_driven_from_python_reproduces_the_pose_table_run():
+    whip = os.path.join(SRC, "examples", "beam", "whip.toml")
+    table = np.loadtxt(os.path.join(SRC, "examples", "beam", "whip_motion.csv"), delimiter=",", skiprows=1)
+    times, rows = table[:, 0], [list(r[1:]) for r in table]
+    assert np.all(table[:, 4] == 1.0) and np.all(table[:, 5:] == 0.0)  # the identity rotation throughout
+    sets = {"integrator.t_end": 0.1, "output.plots": False, "output.vtk": False, "output.fields_every": 100}
+    sc = lievi.load(whip, set=sets)
+    r = lievi.run(sc)
+    sim = lievi.Simulation(sc)
+    n = round(0.1 / sim.dt)
+    for _ in range(n):
+        p, q = pose_at(times, rows, sim.t + sim.dt)
+        sim.set_end_pose("left", p, q).step(1)
+    ref = r.fields["p"][-1]
+    d = np.abs(sim.positions - ref).max() / np.abs(ref).max()
+    print(f"driven from Python vs the pose-table run: largest relative difference {d:.2g}")
+    assert d < 1e-13
+    assert np.abs(sim.positions[0] - pose_at(times, rows, sim.t)[0]).max() < 1e-15
+    # a wrong end, shape or quaternion is refused
+    with pytest.raises(lievi.InputError):
+        sim.set_end_pose("right", [0, 0, 0])
+    with pytest.raises(lievi.InputError):
+        sim.set_end_pose("middle", [0, 0, 0])
+    with pytest.raises(lievi.InputError):
+        sim.set_end_pose("left", [0, 0])
+    with pytest.raises(lievi.InputError):
+        sim.set_end_pose("left", [0, 0, 0], [1, 1, 0, 0])
+    with pytest.raises(lievi.InputError):
+        sim.set_end_pose("left", [0, float("nan"), 0])

@@ -24,6 +24,11 @@ class BeamSimulation {
   /// After a failure the state is that of the failed step, partly updated (the nodes solved before the
   /// failing one): step() refuses to go on (failed() stays true).
   std::optional<RunFailure> step(long long n = 1);
+  /// Drive a prescribed end (0: left, node 0; 1: right, the last node; its bc must be "prescribed"): from the
+  /// next step on the end takes this pose (position, unit quaternion w, x, y, z as in the pose tables) at every
+  /// level until it is set again, instead of its pose table's. Throws lievi::invalid_argument for an end that
+  /// is not prescribed, a non-finite position or a quaternion whose norm is not within 1e-6 of 1.
+  void set_end_pose(int end, const double* position, const double* quaternion);
   [[nodiscard]] bool failed() const;
   [[nodiscard]] double t() const;
   [[nodiscard]] long long steps() const;  ///< steps taken
