@@ -305,14 +305,43 @@ class Simulation:
 
     A step that fails raises :class:`NumericalFailure` (step, node, hint; ``result`` is None). The simulation
     then holds the failed step's partly updated state and refuses to step on (``failed`` is True).
+    ``loads={node: wrench or (wrench, frame)}`` puts point wrenches (torque, force; frame "spatial", a dead
+    load, or "body", a follower load) on those nodes from level 0 on, on top of the scenario's loads;
+    ``set_load()`` changes them between steps (the batched sweeps leave loaded nodes to the per-node code:
+    name only the ones needed). ``set_end_pose()`` drives a prescribed end.
     Step-level control covers beams (``model.type = "beam"``) so far.
     """
 
-    def __init__(self, scenario: Scenario):
+    def __init__(self, scenario: Scenario, loads: Mapping[int, Any] | None = None):
         if not isinstance(scenario, Scenario):
             raise InputError(f"lievi.Simulation: expected a lievi.Scenario, got {type(scenario).__name__}")
-        self._b = _lievi._BeamSimulation(scenario._s)
+        entries = []
+        for j, spec in (loads or {}).items():
+            if isinstance(j, bool) or not isinstance(j, (int, np.integer)):
+                raise InputError(f"lievi.Simulation: loads key {j!r} is not a node index (an integer)")
+            wrench, frame = (spec, "spatial") if not isinstance(spec, tuple) else spec
+            w = self._wrench(wrench)
+            entries.append((int(j), [float(x) for x in w], self._frame_is_body(frame)))
+        self._b = _lievi._BeamSimulation(scenario._s, entries)
         self.scenario = scenario
+
+    @staticmethod
+    def _frame_is_body(frame: str) -> bool:
+        if frame not in ("spatial", "body"):
+            raise InputError(f"lievi.Simulation: load frame {frame!r} not allowed (spatial, body)")
+        return frame == "body"
+
+    @staticmethod
+    def _wrench(wrench) -> np.ndarray:
+        try:
+            w = np.asarray(wrench, dtype=float)
+        except (TypeError, ValueError) as e:
+            raise InputError(f"lievi.Simulation: a wrench must be 6 numbers (torque, force): {e}") from None
+        if w.shape != (6,):
+            raise InputError(f"lievi.Simulation: a wrench must have shape (6,) (torque, force), not {w.shape}")
+        if not np.isfinite(w).all():
+            raise InputError("lievi.Simulation: a wrench must be finite")
+        return w
 
     def step(self, n: int = 1) -> "Simulation":
         """Take n steps (default 1). Returns the simulation."""
@@ -340,6 +369,17 @@ class Simulation:
         except (TypeError, ValueError) as e:
             raise InputError(f"lievi.Simulation.set_end_pose: position and quaternion must be numbers: {e}") from None
         self._b.set_end_pose(ends[end], p, q)
+        return self
+
+    def set_load(self, node: int, wrench, frame: str = "spatial") -> "Simulation":
+        """Put a point wrench ``(torque, force)`` (6,) on a node of ``loads`` (named when the simulation was
+        made), from the next step on until set again, on top of the scenario's loads. ``frame="spatial"``: a dead
+        load (fixed directions, torque about the node), as a ``[[loads]]`` table's; ``"body"``: a follower load
+        in the node's frame. Raises :class:`InputError` for another node, frame, shape or a non-finite value."""
+        body = self._frame_is_body(frame)
+        if isinstance(node, bool) or not isinstance(node, (int, np.integer)):
+            raise InputError(f"lievi.Simulation.set_load: node {node!r} is not a node index (an integer)")
+        self._b.set_load(int(node), self._wrench(wrench), body)
         return self
 
     @property

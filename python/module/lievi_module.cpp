@@ -10,7 +10,9 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <array>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -138,15 +140,26 @@ PYBIND11_MODULE(_lievi, m) {
       py::arg("scenario"), py::arg("paths"), py::arg("out"), py::arg("force"));
   using lievi::run::BeamSimulation;
   py::class_<BeamSimulation>(m, "_BeamSimulation")
-      .def(py::init([](const Scenario& s) {
+      .def(py::init([](const Scenario& s, const std::vector<std::tuple<std::ptrdiff_t, std::array<double, 6>, bool>>& loads) {
+             std::vector<BeamSimulation::PointLoad> pl;
+             for (const auto& [node, w, body] : loads) pl.push_back({node, w, body});
              const auto* b = std::get_if<lievi::io::BeamScenario>(&s.any);
              if (!b)
                throw lievi::invalid_argument(s.source, "model.type",
                                              "lievi.Simulation steps beams (model.type = \"beam\") so far; '" +
                                                  s.model_type() + "' runs with lievi.run");
-             return std::make_unique<BeamSimulation>(*b);
+             return std::make_unique<BeamSimulation>(*b, pl);
            }),
-           py::arg("scenario"))
+           py::arg("scenario"), py::arg("loads"))
+      .def(
+          "set_load",
+          [](BeamSimulation& b, std::ptrdiff_t node,
+             py::array_t<double, py::array::c_style | py::array::forcecast> wrench, bool body) {
+            if (wrench.ndim() != 1 || wrench.shape(0) != 6)
+              throw lievi::invalid_argument("", "wrench", "must have shape (6,): torque then force");
+            b.set_load(node, wrench.data(), body);
+          },
+          py::arg("node"), py::arg("wrench"), py::arg("body"))
       .def(
           "step",
           [](BeamSimulation& b, long long n) -> py::object {

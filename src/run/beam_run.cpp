@@ -7,6 +7,7 @@
 
 #include <Eigen/Geometry>
 #include <omp.h>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -71,10 +72,14 @@ using AnyStepper = std::variant<Stepper<lie::Cayley<SE3>>, Stepper<lie::Exp<SE3>
 }  // namespace
 
 namespace detail {
-/// Poses set by the caller for the prescribed ends (BeamSimulation::set_end_pose): when set, the end takes
-/// this pose at every later level instead of its pose table's.
+/// What the caller of a BeamSimulation sets between steps: poses of the prescribed ends (set_end_pose: when set,
+/// the end takes it at every later level instead of its pose table's) and point wrenches at the nodes named
+/// when the simulation was made (set_load), added to the scenario's loads.
 struct EndControl {
-  std::optional<SE3> pose[2];  ///< left (node 0), right (the last node)
+  std::optional<SE3> pose[2];            ///< left (node 0), right (the last node)
+  std::vector<std::ptrdiff_t> load_nodes;  ///< increasing
+  std::vector<Vec6> wrench;                ///< per load node: (torque, force)
+  std::vector<char> body;                  ///< per load node: 1 follower (body frame), 0 dead (spatial)
 };
 }  // namespace detail
 
@@ -100,6 +105,31 @@ Stepper<Ret, Noise> make(const io::BeamScenario& s, const std::shared_ptr<detail
       const std::optional<SE3>& set = control->pose[j == 0 ? 0 : 1];
       return set ? *set : table(j, t);
     };
+  if (control && !control->load_nodes.empty()) {  // the caller's wrenches on top of the scenario's loads
+    const bool everywhere = beam.point_load && beam.point_load_nodes.empty();
+    if (!everywhere) {
+      std::vector<std::ptrdiff_t> nodes = beam.point_load_nodes;
+      nodes.insert(nodes.end(), control->load_nodes.begin(), control->load_nodes.end());
+      std::sort(nodes.begin(), nodes.end());
+      nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+      beam.point_load_nodes = nodes;
+    }
+    beam.point_load = [control, table = beam.point_load](std::ptrdiff_t j, const SE3& g, double t) {
+      Vec6 f = table ? table(j, g, t) : Vec6(Vec6::Zero());
+      const auto& ln = control->load_nodes;
+      const auto it = std::lower_bound(ln.begin(), ln.end(), j);
+      if (it == ln.end() || *it != j) return f;
+      const auto k = static_cast<std::size_t>(it - ln.begin());
+      const Vec6& w = control->wrench[k];
+      if (control->body[k]) {
+        f += w;
+      } else {  // dead: spatial directions, torque about the node (as a [[loads]] table's)
+        f.head<3>() += g.rotation().transpose() * w.head<3>();
+        f.tail<3>() += g.rotation().transpose() * w.tail<3>();
+      }
+      return f;
+    };
+  }
   Stepper<Ret, Noise> st(std::move(beam), grid, o, nf, policy);
   field::NodeField<SE3> g0(grid.n_nodes(), SE3());
   field::NodeField<Vec6> z0(grid.n_nodes(), Vec6::Zero());
@@ -644,9 +674,33 @@ AnyStepper make_any(const io::BeamScenario& s, const std::shared_ptr<detail::End
 }
 }  // namespace
 
-BeamSimulation::BeamSimulation(const io::BeamScenario& s) {
+BeamSimulation::BeamSimulation(const io::BeamScenario& s, const std::vector<PointLoad>& loads) {
   check_beam(s);
   auto control = std::make_shared<detail::EndControl>();
+  for (const PointLoad& l : loads) {
+    if (l.node < 0 || l.node >= s.n_nodes())
+      throw invalid_argument("", "loads",
+                             "node " + std::to_string(l.node) + " not allowed: the nodes are 0 to " +
+                                 std::to_string(s.n_nodes() - 1));
+    control->load_nodes.push_back(l.node);
+  }
+  std::sort(control->load_nodes.begin(), control->load_nodes.end());
+  if (std::adjacent_find(control->load_nodes.begin(), control->load_nodes.end()) != control->load_nodes.end())
+    throw invalid_argument("", "loads", "a node is named twice");
+  control->wrench.assign(control->load_nodes.size(), Vec6::Zero());
+  control->body.assign(control->load_nodes.size(), 0);
+  // the initial wrenches act from level 0 (the start's half kick included)
+  for (const PointLoad& l : loads) {
+    const auto k = static_cast<std::size_t>(
+        std::lower_bound(control->load_nodes.begin(), control->load_nodes.end(), l.node) - control->load_nodes.begin());
+    for (int i = 0; i < 6; ++i) {
+      if (!std::isfinite(l.wrench[static_cast<std::size_t>(i)]))
+        throw invalid_argument("", "loads", "node " + std::to_string(l.node) + ": wrench component " +
+                                                 std::to_string(i) + " is not finite");
+      control->wrench[k][i] = l.wrench[static_cast<std::size_t>(i)];
+    }
+    control->body[k] = l.body ? 1 : 0;
+  }
   impl_ = std::make_unique<Impl>(Impl{s, control, make_any(s, control), 0, false, beam_stable_dt(s)});
 }
 BeamSimulation::~BeamSimulation() = default;
@@ -697,6 +751,26 @@ void BeamSimulation::set_end_pose(int end, const double* position, const double*
                            "the pose needs a finite position and a unit quaternion (w, x, y, z), |q| within 1e-6 of 1");
   const Eigen::Quaterniond q(quaternion[0], quaternion[1], quaternion[2], quaternion[3]);
   impl_->control->pose[end] = SE3(Mat3(q.normalized().toRotationMatrix()), Vec3(position[0], position[1], position[2]));
+}
+void BeamSimulation::set_load(std::ptrdiff_t node, const double* wrench, bool body) {
+  auto& c = *impl_->control;
+  const auto it = std::lower_bound(c.load_nodes.begin(), c.load_nodes.end(), node);
+  if (it == c.load_nodes.end() || *it != node) {
+    std::string named;
+    for (std::ptrdiff_t j : c.load_nodes) named += (named.empty() ? "" : ", ") + std::to_string(j);
+    throw invalid_argument("", "node",
+                           "node " + std::to_string(node) + " takes no load from the caller: the simulation was made "
+                           "with load_nodes = [" + named + "]");
+  }
+  Vec6 w;
+  for (int i = 0; i < 6; ++i) {
+    if (!std::isfinite(wrench[i]))
+      throw invalid_argument("", "wrench", "component " + std::to_string(i) + " is not finite");
+    w[i] = wrench[i];
+  }
+  const auto k = static_cast<std::size_t>(it - c.load_nodes.begin());
+  c.wrench[k] = w;
+  c.body[k] = body ? 1 : 0;
 }
 bool BeamSimulation::failed() const { return impl_->failed; }
 double BeamSimulation::t() const { return std::visit([](const auto& st) { return st.time(); }, impl_->st); }

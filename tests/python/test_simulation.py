@@ -159,3 +159,46 @@ def test_an_end_driven_from_python_reproduces_the_pose_table_run():
         sim.set_end_pose("left", [0, 0, 0], [1, 1, 0, 0])
     with pytest.raises(lievi.InputError):
         sim.set_end_pose("left", [0, float("nan"), 0])
+
+
+def test_loads_set_from_python_equal_the_scenarios_loads():
+    # a cantilever (the rod without gravity) with a dead tip force and a follower torque at the middle node: as
+    # [[loads]] tables in the scenario, and set from Python on a simulation of the unloaded scenario
+    tip, mid = 20, 10
+    F = [0.0, 0.0, 0.0, 0.0, 0.002, -0.004]
+    T = [0.0, 0.0005, 0.0, 0.0, 0.0, 0.0]
+
+    def scenario(loads):
+        t = {
+            "model": {"type": "beam", "section": "circle", "rho": 1000.0, "E": 1e6, "nu": 0.499, "r": 0.01},
+            "grid": {"J": 20, "length": 1.0},
+            "bc": {"left": "clamped"},
+            "integrator": {"dt": 2e-4, "t_end": 0.1},
+            "output": {"plots": False, "vtk": False, "fields_every": 500},
+        }
+        if loads:
+            t["loads"] = [{"node": tip, "wrench": F}, {"node": mid, "wrench": T, "frame": "body"}]
+        return lievi.Scenario(t, name="cantilever")
+
+    r = lievi.run(scenario(True))
+    sim = lievi.Simulation(scenario(False), loads={tip: F, mid: (T, "body")})
+    sim.step(500)
+    assert same_bits(sim.positions, r.fields["p"][-1])
+    assert same_bits(sim.energies()["E_c"], r.series["E_c"][-1])
+    # changing the load between steps changes the motion; a node not named, a bad frame or NaN are refused
+    other = lievi.Simulation(scenario(False), loads={tip: F, mid: (T, "body")})
+    other.step(250)
+    other.set_load(tip, np.zeros(6)).step(250)
+    assert not np.array_equal(other.positions, sim.positions)
+    with pytest.raises(lievi.InputError):
+        other.set_load(3, F)
+    with pytest.raises(lievi.InputError):
+        other.set_load(tip, F, frame="world")
+    with pytest.raises(lievi.InputError):
+        other.set_load(tip, [0, 0, 0, 0, float("nan"), 0])
+    with pytest.raises(lievi.InputError):
+        other.set_load(tip, [0, 0, 0])
+    with pytest.raises(lievi.InputError):
+        lievi.Simulation(scenario(False), loads={21: F})
+    with pytest.raises(lievi.InputError):
+        lievi.Simulation(scenario(False), loads={tip: (F, "world")})

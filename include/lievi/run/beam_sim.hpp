@@ -3,9 +3,11 @@
 /// @brief A beam stepped by the caller: the stepper `lievi run` builds for a scenario (the same model, grid,
 /// noise, options and initial state, so its levels are the run's bit for bit), without the output pipeline.
 /// For control loops and the Python module's Simulation.
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "lievi/io/beam_scenario.hpp"
 #include "lievi/run/result.hpp"
@@ -14,8 +16,18 @@ namespace lievi::run {
 
 class BeamSimulation {
  public:
-  /// Checks the scenario as `lievi run` does (lievi::invalid_argument) and builds the level-0 state.
-  explicit BeamSimulation(const io::BeamScenario& s);
+  /// A point wrench the caller controls: its node, its initial value (torque, force) and whether it follows
+  /// the node's frame (body) or keeps its spatial directions (dead, torque about the node).
+  struct PointLoad {
+    std::ptrdiff_t node = 0;
+    std::array<double, 6> wrench{};
+    bool body = false;
+  };
+  /// Checks the scenario as `lievi run` does (lievi::invalid_argument) and builds the level-0 state, with the
+  /// caller's point loads (on top of the scenario's) at their initial values from level 0 on (the start's half
+  /// kick included); set_load changes them later. The batched sweeps leave loaded nodes to the per-node code:
+  /// name only those needed.
+  explicit BeamSimulation(const io::BeamScenario& s, const std::vector<PointLoad>& loads = {});
   ~BeamSimulation();
   BeamSimulation(BeamSimulation&&) noexcept;
   BeamSimulation& operator=(BeamSimulation&&) noexcept;
@@ -29,6 +41,11 @@ class BeamSimulation {
   /// level until it is set again, instead of its pose table's. Throws lievi::invalid_argument for an end that
   /// is not prescribed, a non-finite position or a quaternion whose norm is not within 1e-6 of 1.
   void set_end_pose(int end, const double* position, const double* quaternion);
+  /// The point wrench (torque, force) the caller puts on a node of its loads, from the next step on
+  /// until set again, on top of the scenario's loads: dead (spatial directions, torque about the node; as a
+  /// [[loads]] table with frame = "spatial") or, with body = true, a follower wrench in the node's frame.
+  /// Throws lievi::invalid_argument for another node or a non-finite component.
+  void set_load(std::ptrdiff_t node, const double* wrench, bool body);
   [[nodiscard]] bool failed() const;
   [[nodiscard]] double t() const;
   [[nodiscard]] long long steps() const;  ///< steps taken
