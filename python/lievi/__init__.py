@@ -293,7 +293,8 @@ def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool
 
 
 class Simulation:
-    """A beam stepped from Python: the state ``lievi run`` would compute for the scenario, level by level.
+    """A beam or a wave field stepped from Python: the state ``lievi run`` would compute for the scenario,
+    level by level (a wave: ``phi`` (nodes,) and ``velocities``; a beam: the arrays below).
 
     ``sim.step(n)`` takes n steps (the GIL released); ``sim.t``, ``sim.steps``, ``sim.dt``. The state as numpy
     arrays: ``positions`` (nodes, 3), ``frames`` (nodes, 3, 3; columns d1, d2, d3, body to spatial),
@@ -309,7 +310,7 @@ class Simulation:
     load, or "body", a follower load) on those nodes from level 0 on, on top of the scenario's loads;
     ``set_load()`` changes them between steps (the batched sweeps leave loaded nodes to the per-node code:
     name only the ones needed). ``set_end_pose()`` drives a prescribed end.
-    Step-level control covers beams (``model.type = "beam"``) so far.
+    Step-level control covers beams and the wave equation so far.
     """
 
     def __init__(self, scenario: Scenario, loads: Mapping[int, Any] | None = None):
@@ -322,7 +323,12 @@ class Simulation:
             wrench, frame = (spec, "spatial") if not isinstance(spec, tuple) else spec
             w = self._wrench(wrench)
             entries.append((int(j), [float(x) for x in w], self._frame_is_body(frame)))
-        self._b = _lievi._BeamSimulation(scenario._s, entries)
+        if scenario.model_type == "wave":
+            if entries:
+                raise InputError("lievi.Simulation: loads are for beams")
+            self._b = _lievi._WaveSimulation(scenario._s)
+        else:
+            self._b = _lievi._BeamSimulation(scenario._s, entries)
         self.scenario = scenario
 
     @staticmethod
@@ -360,6 +366,8 @@ class Simulation:
         quaternion ``(w, x, y, z)`` of its frame, as in the pose tables — at every level until set again,
         instead of its pose table's. Raises :class:`InputError` for another end, a wrong shape, a non-finite
         value or a quaternion that is not unit (to 1e-6)."""
+        if self.scenario.model_type != "beam":
+            raise InputError("lievi.Simulation.set_end_pose: prescribed ends are for beams")
         ends = {"left": 0, "right": 1}
         if end not in ends:
             raise InputError(f"lievi.Simulation.set_end_pose: end {end!r} not allowed (left, right)")
@@ -376,6 +384,8 @@ class Simulation:
         made), from the next step on until set again, on top of the scenario's loads. ``frame="spatial"``: a dead
         load (fixed directions, torque about the node), as a ``[[loads]]`` table's; ``"body"``: a follower load
         in the node's frame. Raises :class:`InputError` for another node, frame, shape or a non-finite value."""
+        if self.scenario.model_type != "beam":
+            raise InputError("lievi.Simulation.set_load: point loads are for beams")
         body = self._frame_is_body(frame)
         if isinstance(node, bool) or not isinstance(node, (int, np.integer)):
             raise InputError(f"lievi.Simulation.set_load: node {node!r} is not a node index (an integer)")
@@ -398,13 +408,24 @@ class Simulation:
     def failed(self) -> bool:
         return self._b.failed
 
+    def _state(self, name: str) -> np.ndarray:
+        try:
+            return getattr(self._b, name)
+        except AttributeError:
+            raise AttributeError(f"a {self.scenario.model_type} simulation has no {name}") from None
+
+    @property
+    def phi(self) -> np.ndarray:
+        """Wave: the field phi^n at the nodes (nodes,)."""
+        return self._state("phi")
+
     @property
     def positions(self) -> np.ndarray:
-        return self._b.positions
+        return self._state("positions")
 
     @property
     def frames(self) -> np.ndarray:
-        return self._b.frames
+        return self._state("frames")
 
     @property
     def velocities(self) -> np.ndarray:
@@ -412,11 +433,11 @@ class Simulation:
 
     @property
     def strains(self) -> np.ndarray:
-        return self._b.strains
+        return self._state("strains")
 
     @property
     def pre_momenta(self) -> np.ndarray:
-        return self._b.pre_momenta
+        return self._state("pre_momenta")
 
     def energies(self) -> dict:
         return dict(self._b.energies())

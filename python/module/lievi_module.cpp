@@ -21,6 +21,7 @@
 #include "lievi/io/memory_estimate.hpp"
 #include "lievi/run/beam_sim.hpp"
 #include "lievi/run/models.hpp"
+#include "lievi/run/wave_sim.hpp"
 #include "lievi/version.hpp"
 
 namespace py = pybind11;
@@ -217,6 +218,53 @@ PYBIND11_MODULE(_lievi, m) {
                              })
       .def("energies", [](BeamSimulation& b) {
         const BeamSimulation::Energies e = b.energies();
+        py::dict d;
+        d["E_d"] = e.E_d;
+        d["E_c"] = e.E_c;
+        d["kinetic_before"] = e.kinetic_before;
+        d["kinetic_after"] = e.kinetic_after;
+        d["potential"] = e.potential;
+        return d;
+      });
+
+  using lievi::run::WaveSimulation;
+  py::class_<WaveSimulation>(m, "_WaveSimulation")
+      .def(py::init([](const Scenario& s) {
+             const auto* w = std::get_if<lievi::io::WaveScenario>(&s.any);
+             if (!w) throw lievi::invalid_argument(s.source, "model.type", "not a wave scenario");
+             return std::make_unique<WaveSimulation>(*w);
+           }),
+           py::arg("scenario"))
+      .def(
+          "step",
+          [](WaveSimulation& w, long long n) -> py::object {
+            if (n < 0) throw lievi::invalid_argument("", "n", "value " + std::to_string(n) + " must be >= 0");
+            std::optional<lievi::run::RunFailure> f;
+            {
+              py::gil_scoped_release release;
+              f = w.step(n);
+            }
+            if (f) return failure_dict(*f);
+            return py::none();
+          },
+          py::arg("n"))
+      .def_property_readonly("t", &WaveSimulation::t)
+      .def_property_readonly("steps", &WaveSimulation::steps)
+      .def_property_readonly("dt", &WaveSimulation::dt)
+      .def_property_readonly("failed", &WaveSimulation::failed)
+      .def_property_readonly("n_nodes", &WaveSimulation::n_nodes)
+      .def_property_readonly("phi",
+                             [](py::object self) {
+                               const auto& w = self.cast<const WaveSimulation&>();
+                               return view(self, w.phi(), {w.n_nodes()}, {1});
+                             })
+      .def_property_readonly("velocities",
+                             [](py::object self) {
+                               const auto& w = self.cast<const WaveSimulation&>();
+                               return view(self, w.velocities(), {w.n_nodes()}, {1});
+                             })
+      .def("energies", [](WaveSimulation& w) {
+        const WaveSimulation::Energies e = w.energies();
         py::dict d;
         d["E_d"] = e.E_d;
         d["E_c"] = e.E_c;

@@ -2,6 +2,7 @@
 /// @brief The wave-equation run pipeline: stepper construction from the scenario, the level loop, writers,
 /// ensembles, summary.json.
 #include "lievi/run/wave_run.hpp"
+#include "lievi/run/wave_sim.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -417,6 +418,72 @@ WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, cons
   write_summary(dir.tmp() / "summary.json", s, total);
   dir.commit();
   return total;
+}
+
+// ---- WaveSimulation: the run's stepper (path noise.path), stepped by the caller ----
+
+struct WaveSimulation::Impl {
+  io::WaveScenario s;
+  AnyStepper st;
+  long long steps = 0;
+  bool failed = false;
+};
+
+WaveSimulation::WaveSimulation(const io::WaveScenario& s) {
+  check_wave(s);
+  impl_ = std::make_unique<Impl>(Impl{s, make_stepper(s, s.path), 0, false});
+}
+WaveSimulation::~WaveSimulation() = default;
+WaveSimulation::WaveSimulation(WaveSimulation&&) noexcept = default;
+WaveSimulation& WaveSimulation::operator=(WaveSimulation&&) noexcept = default;
+
+std::optional<RunFailure> WaveSimulation::step(long long n) {
+  Impl& m = *impl_;
+  if (m.failed)
+    throw std::logic_error("the simulation failed at step " + std::to_string(m.steps + 1) + " and cannot step on");
+  return std::visit(
+      [&](auto& st) -> std::optional<RunFailure> {
+        for (long long k = 0; k < n; ++k) {
+          const field::StepReport rep = st.step();
+          bool finite = rep.ok;
+          for (std::ptrdiff_t j = 0; finite && j < st.grid().n_nodes(); ++j) finite = std::isfinite(st.g()[{j}]);
+          if (!finite) {
+            RunFailure f;
+            f.step = m.steps + 1;
+            f.t = static_cast<double>(m.steps) * m.s.dt;
+            f.node = static_cast<int>(rep.node);
+            f.residual = rep.residual;
+            f.message = rep.ok ? "non-finite field" : rep.message + " at node " + std::to_string(rep.node);
+            f.hint = "try a smaller integrator.dt (the CFL bound is " + io::format_number(wave_cfl_dt(m.s)) + ")";
+            m.failed = true;
+            return f;
+          }
+          ++m.steps;
+        }
+        return std::nullopt;
+      },
+      m.st);
+}
+bool WaveSimulation::failed() const { return impl_->failed; }
+double WaveSimulation::t() const { return std::visit([](const auto& st) { return st.time(); }, impl_->st); }
+long long WaveSimulation::steps() const { return impl_->steps; }
+double WaveSimulation::dt() const { return impl_->s.dt; }
+std::ptrdiff_t WaveSimulation::n_nodes() const {
+  return std::visit([](const auto& st) { return st.grid().n_nodes(); }, impl_->st);
+}
+const double* WaveSimulation::phi() const {
+  return std::visit([](const auto& st) { return st.g().data(); }, impl_->st);
+}
+const double* WaveSimulation::velocities() const {
+  return std::visit([](const auto& st) { return st.zeta().data(); }, impl_->st);
+}
+WaveSimulation::Energies WaveSimulation::energies() {
+  return std::visit(
+      [](auto& st) {
+        const field::LevelEnergy E = st.energy_now();
+        return Energies{E.E_d(), E.E_c(), E.kinetic_before, E.kinetic_after, E.potential};
+      },
+      impl_->st);
 }
 
 }  // namespace lievi::run

@@ -202,3 +202,20 @@ def test_loads_set_from_python_equal_the_scenarios_loads():
         lievi.Simulation(scenario(False), loads={21: F})
     with pytest.raises(lievi.InputError):
         lievi.Simulation(scenario(False), loads={tip: (F, "world")})
+
+
+@pytest.mark.parametrize("example", ["deterministic.toml", "independent.toml"])
+def test_a_wave_stepped_from_python_equals_its_run(example):
+    path = os.path.join(SRC, "examples", "wave", example)
+    sc = lievi.load(path, set={"integrator.t_end": 0.1, "output.plots": False, "output.fields_every": 1000})
+    r = lievi.run(sc)
+    sim = lievi.Simulation(sc)
+    n = round(0.1 / sim.dt)
+    sim.step(n)
+    assert same_bits(sim.phi, r.fields["phi"][-1])
+    assert same_bits(sim.energies()["E_c"], r.series["E_c"][-1])
+    assert not sim.phi.flags.writeable
+    with pytest.raises(AttributeError):
+        sim.positions
+    with pytest.raises(lievi.InputError):
+        sim.set_load(0, np.zeros(6))

@@ -1,0 +1,45 @@
+#pragma once
+/// @file lievi/run/wave_sim.hpp
+/// @brief A stochastic wave equation stepped by the caller: the stepper `lievi run` builds for a scenario (path
+/// noise.path), without the output pipeline; its levels are the run's bit for bit. For the Python module.
+#include <cstddef>
+#include <memory>
+#include <optional>
+
+#include "lievi/io/wave_scenario.hpp"
+#include "lievi/run/result.hpp"
+
+namespace lievi::run {
+
+class WaveSimulation {
+ public:
+  /// Checks the scenario as `lievi run` does (lievi::invalid_argument) and builds the level-0 state.
+  explicit WaveSimulation(const io::WaveScenario& s);
+  ~WaveSimulation();
+  WaveSimulation(WaveSimulation&&) noexcept;
+  WaveSimulation& operator=(WaveSimulation&&) noexcept;
+
+  /// Take up to n steps; stops at the first that fails (a Type-II Newton solve, a non-finite field) and returns
+  /// its failure; the simulation then refuses to step on (failed()).
+  std::optional<RunFailure> step(long long n = 1);
+  [[nodiscard]] bool failed() const;
+  [[nodiscard]] double t() const;
+  [[nodiscard]] long long steps() const;
+  [[nodiscard]] double dt() const;
+  [[nodiscard]] std::ptrdiff_t n_nodes() const;
+  /// phi^n at the nodes and the velocities (phi^{n} - phi^{n-1}) / dt of the last step (valid until the next
+  /// step() or the simulation's end).
+  [[nodiscard]] const double* phi() const;
+  [[nodiscard]] const double* velocities() const;
+  /// (E_d, E_c, K^{n-1/2}, K^{n+1/2}, V^n) of the current level (a trial sweep, restored).
+  struct Energies {
+    double E_d, E_c, kinetic_before, kinetic_after, potential;
+  };
+  [[nodiscard]] Energies energies();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lievi::run
