@@ -20,7 +20,7 @@ packages=(
   python3-numpy python3-scipy python3-matplotlib # plots and SciPy reference checks (/usr/bin/python3)
   python3-h5py                                   # reading fields.h5 in plots and tests
   pybind11-dev python3-pybind11 python3-dev      # the Python module (python/)
-  python3-pytest                                 # its tests
+  python3-pytest python3-sympy                   # its tests; user Lagrangians from SymPy expressions
 )
 
 missing=()

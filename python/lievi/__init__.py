@@ -36,6 +36,7 @@ __version__ = _lievi.__version__
 
 __all__ = [
     "InputError",
+    "Lagrangian",
     "NumericalFailure",
     "Result",
     "Scenario",
@@ -445,6 +446,91 @@ class Simulation:
     def __repr__(self) -> str:
         return (f"lievi.Simulation({self.scenario.name!r}, t={self.t:g}, steps={self.steps}, "
                 f"nodes={self._b.n_nodes})")
+
+
+class Lagrangian:
+    """A Lagrangian system on R^n (n = 1 ... 6) given in Python, integrated by lievi's discrete Euler-Lagrange
+    methods (midpoint, trapezoid, Lobatto IIIA-IIIB; docs/theory/discrete-mechanics.md) with its derivatives
+    called back into Python at every evaluation: slower than the C++ catalogue (docs/python.md gives the cost).
+
+    From SymPy (Debian python3-sympy)::
+
+        import sympy as sp
+        q1, q2, v1, v2 = sp.symbols("q1 q2 v1 v2")
+        kepler = lievi.Lagrangian([q1, q2], [v1, v2], L=(v1**2 + v2**2) / 2 + 1 / sp.sqrt(q1**2 + q2**2))
+
+    ``L`` is the Lagrangian in the position symbols ``q`` and velocity symbols ``v``; ``V`` an optional potential
+    (the total Lagrangian is L - V); ``force`` an optional list of n expressions in q, v and the symbol ``t``
+    (a non-conservative generalised force, Lagrange-d'Alembert). Their first and second derivatives are taken
+    symbolically and turned into callables (``sympy.lambdify`` on ``math``).
+
+    Or supply the derivatives: ``Lagrangian.from_callables(n, derivatives, force=None)`` with
+    ``derivatives(q, v) -> (L, Lq, Lv, Lqq, Lqv, Lvv)`` (Lqv[i, j] = d2L/dq_i dv_j) and
+    ``force(q, v, t) -> (f, fq, fv)``.
+    """
+
+    def __init__(self, q, v, L, V=None, force=None, t=None):
+        import sympy as sp
+
+        q, v = list(q), list(v)
+        n = len(q)
+        if n < 1 or len(v) != n or n > _lievi.max_user_dim:
+            raise InputError(f"lievi.Lagrangian: q and v must be {1} ... {_lievi.max_user_dim} symbols each, "
+                             f"the same number (got {len(q)} and {len(v)})")
+        total = sp.sympify(L) - (sp.sympify(V) if V is not None else 0)
+        t = t if t is not None else sp.Symbol("t")
+        Lq = [sp.diff(total, a) for a in q]
+        Lv = [sp.diff(total, a) for a in v]
+        Lqq = [[sp.diff(d, b) for b in q] for d in Lq]
+        Lqv = [[sp.diff(d, b) for b in v] for d in Lq]
+        Lvv = [[sp.diff(d, b) for b in v] for d in Lv]
+        f = sp.lambdify((q, v), [total, Lq, Lv, Lqq, Lqv, Lvv], modules="math")
+        self._derivatives = lambda qq, vv: tuple(f(qq, vv))
+        self._force = None
+        if force is not None:
+            force = [sp.sympify(e) for e in force]
+            if len(force) != n:
+                raise InputError(f"lievi.Lagrangian: force must have {n} components, not {len(force)}")
+            fq = [[sp.diff(e, b) for b in q] for e in force]
+            fv = [[sp.diff(e, b) for b in v] for e in force]
+            g = sp.lambdify((q, v, t), [force, fq, fv], modules="math")
+            self._force = lambda qq, vv, tt: tuple(g(qq, vv, tt))
+        self.dim = n
+        self.expression = total
+
+    @classmethod
+    def from_callables(cls, n: int, derivatives, force=None) -> "Lagrangian":
+        """A Lagrangian given by its derivatives: ``derivatives(q, v) -> (L, Lq, Lv, Lqq, Lqv, Lvv)`` of the total
+        Lagrangian, ``force(q, v, t) -> (f, fq, fv)`` (optional)."""
+        if not isinstance(n, (int, np.integer)) or not 1 <= n <= _lievi.max_user_dim:
+            raise InputError(f"lievi.Lagrangian.from_callables: n = {n!r} must be 1 ... {_lievi.max_user_dim}")
+        self = cls.__new__(cls)
+        self._derivatives, self._force, self.dim, self.expression = derivatives, force, int(n), None
+        return self
+
+    def integrate(self, q0, v0, h: float, steps: int, *, method: str = "midpoint", every: int = 1,
+                  t0: float = 0.0, max_iterations: int = 50, newton_tol: float = 1e-13) -> dict:
+        """``steps`` steps of size ``h`` from positions ``q0`` and velocities ``v0`` (p0 = dL/dv there).
+        Returns a dict of numpy arrays, one row per ``every`` steps and the last: ``t``, ``q``, ``p`` (discrete
+        momenta), ``v`` (velocities from p by the inverse Legendre transform), ``energy`` (E = Lv.v - L),
+        ``newton`` (the most Newton iterations since the last row). A failed step raises
+        :class:`NumericalFailure` whose ``result`` holds the rows before it."""
+        q0 = np.asarray(q0, dtype=float).ravel()
+        v0 = np.asarray(v0, dtype=float).ravel()
+        if q0.shape != (self.dim,) or v0.shape != (self.dim,):
+            raise InputError(f"lievi.Lagrangian.integrate: q0 and v0 must have {self.dim} entries")
+        if not (np.isfinite(q0).all() and np.isfinite(v0).all()):
+            raise InputError("lievi.Lagrangian.integrate: q0 and v0 must be finite")
+        if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
+            raise InputError(f"lievi.Lagrangian.integrate: steps = {steps!r} must be an integer >= 0")
+        if not (isinstance(h, (int, float, np.floating)) and math.isfinite(h) and h > 0):
+            raise InputError(f"lievi.Lagrangian.integrate: h = {h!r} must be a finite number > 0")
+        out = _lievi.integrate_user(self._derivatives, self._force, q0.tolist(), v0.tolist(), float(t0), float(h),
+                                    int(steps), int(every), method, int(max_iterations), float(newton_tol))
+        failure = out.pop("failure")
+        if failure is not None:
+            raise NumericalFailure(failure, out)
+        return out
 
 
 def model_types() -> list[str]:

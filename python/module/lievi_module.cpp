@@ -81,6 +81,8 @@ py::dict run_outcome(const lievi::run::RunOutcome& r) {
 
 }  // namespace
 
+void bind_user_lagrangian(py::module_& m);  // user_lagrangian.cpp
+
 PYBIND11_MODULE(_lievi, m) {
   m.doc() = "The compiled core of the lievi package (use `import lievi`).";
   m.attr("__version__") = lievi::version;
@@ -274,6 +276,7 @@ PYBIND11_MODULE(_lievi, m) {
         return d;
       });
 
+  bind_user_lagrangian(m);
   m.def("model_types", &lievi::io::model_types);
   m.def("schema", [](const std::string& type) {
     py::list out;
