@@ -61,6 +61,40 @@ py::array view(py::handle owner, const double* data, std::vector<py::ssize_t> sh
   return a;
 }
 
+/// The members every stepped simulation shares (BeamSimulation, WaveSimulation): step(n) with the GIL released
+/// (a failure as a dict, else None), t, steps, dt, failed, n_nodes, energies().
+template <class Sim, class Class>
+void bind_stepping(Class& c) {
+  c.def(
+       "step",
+       [](Sim& s, long long n) -> py::object {
+         if (n < 0) throw lievi::invalid_argument("", "n", "value " + std::to_string(n) + " must be >= 0");
+         std::optional<lievi::run::RunFailure> f;
+         {
+           py::gil_scoped_release release;
+           f = s.step(n);
+         }
+         if (f) return failure_dict(*f);
+         return py::none();
+       },
+       py::arg("n"))
+      .def_property_readonly("t", &Sim::t)
+      .def_property_readonly("steps", &Sim::steps)
+      .def_property_readonly("dt", &Sim::dt)
+      .def_property_readonly("failed", &Sim::failed)
+      .def_property_readonly("n_nodes", &Sim::n_nodes)
+      .def("energies", [](Sim& s) {
+        const lievi::run::LevelEnergies e = s.energies();
+        py::dict d;
+        d["E_d"] = e.E_d;
+        d["E_c"] = e.E_c;
+        d["kinetic_before"] = e.kinetic_before;
+        d["kinetic_after"] = e.kinetic_after;
+        d["potential"] = e.potential;
+        return d;
+      });
+}
+
 py::dict run_outcome(const lievi::run::RunOutcome& r) {
   py::dict d;
   d["complete"] = r.complete;
@@ -142,7 +176,9 @@ PYBIND11_MODULE(_lievi, m) {
       },
       py::arg("scenario"), py::arg("paths"), py::arg("out"), py::arg("force"));
   using lievi::run::BeamSimulation;
-  py::class_<BeamSimulation>(m, "_BeamSimulation")
+  py::class_<BeamSimulation> beam_sim(m, "_BeamSimulation");
+  bind_stepping<BeamSimulation>(beam_sim);
+  beam_sim
       .def(py::init([](const Scenario& s, const std::vector<std::tuple<std::ptrdiff_t, std::array<double, 6>, bool>>& loads) {
              std::vector<BeamSimulation::PointLoad> pl;
              for (const auto& [node, w, body] : loads) pl.push_back({node, w, body});
@@ -164,19 +200,6 @@ PYBIND11_MODULE(_lievi, m) {
           },
           py::arg("node"), py::arg("wrench"), py::arg("body"))
       .def(
-          "step",
-          [](BeamSimulation& b, long long n) -> py::object {
-            if (n < 0) throw lievi::invalid_argument("", "n", "value " + std::to_string(n) + " must be >= 0");
-            std::optional<lievi::run::RunFailure> f;
-            {
-              py::gil_scoped_release release;
-              f = b.step(n);
-            }
-            if (f) return failure_dict(*f);
-            return py::none();
-          },
-          py::arg("n"))
-      .def(
           "set_end_pose",
           [](BeamSimulation& b, int end, py::array_t<double, py::array::c_style | py::array::forcecast> position,
              py::array_t<double, py::array::c_style | py::array::forcecast> quaternion) {
@@ -187,11 +210,6 @@ PYBIND11_MODULE(_lievi, m) {
             b.set_end_pose(end, position.data(), quaternion.data());
           },
           py::arg("end"), py::arg("position"), py::arg("quaternion"))
-      .def_property_readonly("t", &BeamSimulation::t)
-      .def_property_readonly("steps", &BeamSimulation::steps)
-      .def_property_readonly("dt", &BeamSimulation::dt)
-      .def_property_readonly("failed", &BeamSimulation::failed)
-      .def_property_readonly("n_nodes", &BeamSimulation::n_nodes)
       .def_property_readonly("n_segments", &BeamSimulation::n_segments)
       .def_property_readonly("positions",
                              [](py::object self) {
@@ -217,44 +235,18 @@ PYBIND11_MODULE(_lievi, m) {
                              [](py::object self) {
                                const auto& b = self.cast<const BeamSimulation&>();
                                return view(self, b.pre_momenta(), {b.n_nodes(), 6}, {6, 1});
-                             })
-      .def("energies", [](BeamSimulation& b) {
-        const BeamSimulation::Energies e = b.energies();
-        py::dict d;
-        d["E_d"] = e.E_d;
-        d["E_c"] = e.E_c;
-        d["kinetic_before"] = e.kinetic_before;
-        d["kinetic_after"] = e.kinetic_after;
-        d["potential"] = e.potential;
-        return d;
-      });
+                             });
 
   using lievi::run::WaveSimulation;
-  py::class_<WaveSimulation>(m, "_WaveSimulation")
+  py::class_<WaveSimulation> wave_sim(m, "_WaveSimulation");
+  bind_stepping<WaveSimulation>(wave_sim);
+  wave_sim
       .def(py::init([](const Scenario& s) {
              const auto* w = std::get_if<lievi::io::WaveScenario>(&s.any);
              if (!w) throw lievi::invalid_argument(s.source, "model.type", "not a wave scenario");
              return std::make_unique<WaveSimulation>(*w);
            }),
            py::arg("scenario"))
-      .def(
-          "step",
-          [](WaveSimulation& w, long long n) -> py::object {
-            if (n < 0) throw lievi::invalid_argument("", "n", "value " + std::to_string(n) + " must be >= 0");
-            std::optional<lievi::run::RunFailure> f;
-            {
-              py::gil_scoped_release release;
-              f = w.step(n);
-            }
-            if (f) return failure_dict(*f);
-            return py::none();
-          },
-          py::arg("n"))
-      .def_property_readonly("t", &WaveSimulation::t)
-      .def_property_readonly("steps", &WaveSimulation::steps)
-      .def_property_readonly("dt", &WaveSimulation::dt)
-      .def_property_readonly("failed", &WaveSimulation::failed)
-      .def_property_readonly("n_nodes", &WaveSimulation::n_nodes)
       .def_property_readonly("phi",
                              [](py::object self) {
                                const auto& w = self.cast<const WaveSimulation&>();
@@ -264,17 +256,7 @@ PYBIND11_MODULE(_lievi, m) {
                              [](py::object self) {
                                const auto& w = self.cast<const WaveSimulation&>();
                                return view(self, w.velocities(), {w.n_nodes()}, {1});
-                             })
-      .def("energies", [](WaveSimulation& w) {
-        const WaveSimulation::Energies e = w.energies();
-        py::dict d;
-        d["E_d"] = e.E_d;
-        d["E_c"] = e.E_c;
-        d["kinetic_before"] = e.kinetic_before;
-        d["kinetic_after"] = e.kinetic_after;
-        d["potential"] = e.potential;
-        return d;
-      });
+                             });
 
   bind_user_lagrangian(m);
   m.def("model_types", &lievi::io::model_types);

@@ -11,6 +11,7 @@
 
 #include "lievi/io/beam_scenario.hpp"
 #include "lievi/run/result.hpp"
+#include "lievi/run/sim_energies.hpp"
 
 namespace lievi::run {
 
@@ -61,9 +62,7 @@ class BeamSimulation {
   [[nodiscard]] const double* pre_momenta() const;
   /// The energies of the current level: (E_d, E_c, K^{n-1/2}, K^{n+1/2}, V^n) with gravity in V as the series
   /// (a trial node sweep, restored; the state is unchanged).
-  struct Energies {
-    double E_d, E_c, kinetic_before, kinetic_after, potential;
-  };
+  using Energies = LevelEnergies;
   [[nodiscard]] Energies energies();
 
  private:

@@ -8,6 +8,7 @@
 
 #include "lievi/io/wave_scenario.hpp"
 #include "lievi/run/result.hpp"
+#include "lievi/run/sim_energies.hpp"
 
 namespace lievi::run {
 
@@ -32,9 +33,7 @@ class WaveSimulation {
   [[nodiscard]] const double* phi() const;
   [[nodiscard]] const double* velocities() const;
   /// (E_d, E_c, K^{n-1/2}, K^{n+1/2}, V^n) of the current level (a trial sweep, restored).
-  struct Energies {
-    double E_d, E_c, kinetic_before, kinetic_after, potential;
-  };
+  using Energies = LevelEnergies;
   [[nodiscard]] Energies energies();
 
  private:
