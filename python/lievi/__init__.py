@@ -45,6 +45,8 @@ __all__ = [
     "methods",
     "model_types",
     "run",
+    "run_paths",
+    "EnsembleStats",
     "schema",
 ]
 
@@ -153,7 +155,7 @@ class Scenario:
     def __init__(self, tables: Mapping[str, Any] | str, *, name: str = "scenario",
                  set: Mapping[str, Any] | None = None, _compiled: Any = None):
         if _compiled is not None:
-            self._s = _compiled
+            self._s, self._origin = _compiled
             return
         if isinstance(tables, str):
             text, label = tables, "<text>"
@@ -162,6 +164,16 @@ class Scenario:
         else:
             raise InputError(f"lievi.Scenario: expected a dict of tables or a TOML text, got {type(tables).__name__}")
         self._s = _lievi.parse(text, label, name, _overrides(set))
+        self._origin = ("text", text, label, name, dict(set or {}))
+
+    def with_set(self, set: Mapping[str, Any]) -> "Scenario":
+        """The same scenario with more keys overridden (as further ``--set``; later values win)."""
+        kind, *rest = self._origin
+        if kind == "file":
+            path, sets = rest
+            return load(path, set={**sets, **set})
+        text, label, name, sets = rest
+        return Scenario(text, name=name, set={**sets, **set})
 
     @property
     def name(self) -> str:
@@ -198,7 +210,8 @@ class Scenario:
 
 def load(path: str | os.PathLike, set: Mapping[str, Any] | None = None) -> Scenario:
     """Read a scenario file; ``set`` overrides keys as ``lievi run --set key=value`` does."""
-    return Scenario({}, _compiled=_lievi.load(os.fspath(path), _overrides(set)))
+    return Scenario({}, _compiled=(_lievi.load(os.fspath(path), _overrides(set)),
+                                   ("file", os.fspath(path), dict(set or {}))))
 
 
 class Result:
@@ -208,9 +221,11 @@ class Result:
     ensemble (``paths``) has ``mean`` and ``std`` instead of ``series`` (series_mean.csv, series_std.csv)."""
 
     def __init__(self, series: dict, summary: dict, fields: dict, notes: list, out: str | None,
-                 mean: dict | None = None, std: dict | None = None):
+                 mean: dict | None = None, std: dict | None = None, paths: dict | None = None):
         self.mean = mean or {}
         self.std = std or {}
+        self.paths = paths or {}  # path index -> its series (ensembles with per-path output)
+        self.quantiles: dict = {}
         self.series = series
         self.summary = summary
         self.fields = fields
@@ -240,6 +255,14 @@ def _read_series(path: str) -> dict:
     return {n: data[:, i].copy() for i, n in enumerate(names)}
 
 
+def _read_paths(folder: str) -> dict:
+    out = {}
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        if name.startswith("series_path") and name.endswith(".csv"):
+            out[int(name[len("series_path"):-4])] = _read_series(os.path.join(folder, name))
+    return dict(sorted(out.items()))
+
+
 def _read_fields(path: str) -> dict:
     if not os.path.exists(path):
         return {}
@@ -259,7 +282,7 @@ def _result_from(folder: str, outcome: dict, keep: bool) -> Result:
     return Result(_read_series(os.path.join(folder, "series.csv")), summary,
                   _read_fields(os.path.join(folder, "fields.h5")), list(outcome["notes"]),
                   folder if keep else None, _read_series(os.path.join(folder, "series_mean.csv")),
-                  _read_series(os.path.join(folder, "series_std.csv")))
+                  _read_series(os.path.join(folder, "series_std.csv")), _read_paths(folder))
 
 
 def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool = False,
@@ -531,6 +554,89 @@ class Lagrangian:
         if failure is not None:
             raise NumericalFailure(failure, out)
         return out
+
+
+class EnsembleStats:
+    """Mean and sample standard deviation of series added path by path, with the arithmetic of lievi's
+    ensembles (Welford's update in the order the paths are added: n += 1; d = x - mean; mean += d / n;
+    M2 += d (x - mean); std = sqrt(M2 / (n - 1))), so that shards of an ensemble run anywhere and merged here
+    in path order give the bits of one ``run_paths`` over all the paths. ``t`` is taken from the first path."""
+
+    def __init__(self):
+        self.n = 0
+        self._mean: dict = {}
+        self._m2: dict = {}
+
+    def add(self, series: Mapping[str, np.ndarray]) -> "EnsembleStats":
+        self.n += 1
+        for col, x in series.items():
+            x = np.asarray(x, dtype=float)
+            if self.n == 1:
+                self._mean[col] = x.copy()
+                self._m2[col] = np.zeros_like(x)
+                continue
+            if col == "t":
+                continue
+            m = self._mean[col]
+            d = x - m
+            m += d / self.n  # elementwise: the same IEEE operations as the C++ loop
+            self._m2[col] += d * (x - m)
+        return self
+
+    @property
+    def mean(self) -> dict:
+        return {c: m.copy() for c, m in self._mean.items()}
+
+    @property
+    def std(self) -> dict:
+        out = {}
+        for c, m2 in self._m2.items():
+            out[c] = self._mean[c].copy() if c == "t" else (np.sqrt(m2 / (self.n - 1)) if self.n > 1 else np.zeros_like(m2))
+        return out
+
+
+def run_paths(scenario: Scenario, paths: "int | range", *, threads: int | None = None, per_path: bool = False,
+              quantiles: Iterable[float] = ()) -> Result:
+    """An ensemble of noise paths, as ``lievi run --paths``: ``paths`` is a count N (paths noise.path ...
+    noise.path + N - 1) or a ``range(a, b)`` of path indices (step 1). The result's ``mean`` and ``std`` are the
+    command line's series_mean/std (bit for bit); with ``per_path=True`` (or quantiles) ``paths`` maps each path
+    index to its series (each equal to the single run of that path); ``quantiles`` (numbers in [0, 1]) adds
+    ``result.quantiles[q][column]`` across the paths. ``threads``: OpenMP threads for this run (the numbers do
+    not depend on it)."""
+    if isinstance(paths, range):
+        if paths.step != 1 or len(paths) < 1 or paths.start < 0:
+            raise InputError(f"lievi.run_paths: paths = {paths!r} must be a non-empty range of path indices >= 0 with step 1")
+        first, count = paths.start, len(paths)
+    elif isinstance(paths, (int, np.integer)) and not isinstance(paths, bool) and paths >= 1:
+        first, count = None, int(paths)
+    else:
+        raise InputError(f"lievi.run_paths: paths = {paths!r} must be a count >= 1 or a range of path indices")
+    qs = [float(q) for q in quantiles]
+    if any(not 0.0 <= q <= 1.0 for q in qs):
+        raise InputError(f"lievi.run_paths: quantiles {qs} must lie in [0, 1]")
+    sets = {}
+    if first is not None:
+        sets["noise.path"] = first
+    if per_path or qs:
+        sets["output.per_path"] = True
+    sc = scenario.with_set(sets) if sets else scenario
+    previous = None
+    if threads is not None:
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+            raise InputError(f"lievi.run_paths: threads = {threads!r} must be an integer >= 1")
+        previous = _lievi.set_threads(int(threads))
+    try:
+        r = run(sc, paths=count)
+    finally:
+        if previous is not None:
+            _lievi.set_threads(previous)
+    if qs and r.paths:
+        cols = list(next(iter(r.paths.values())))
+        stack = {c: np.stack([s[c] for s in r.paths.values()]) for c in cols}
+        r.quantiles = {q: {c: np.quantile(a, q, axis=0) for c, a in stack.items()} for q in qs}
+    if not per_path and qs:
+        r.paths = {}
+    return r
 
 
 def model_types() -> list[str]:

@@ -5,6 +5,7 @@
 /// registry (run::ModelType::run, the pipeline `lievi run` uses, so the files are the CLI's). The GIL is released
 /// while a run steps. lievi::invalid_argument becomes lievi.InputError (a ValueError); every other C++ exception
 /// becomes a Python exception, never a crash.
+#include <omp.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -259,6 +260,14 @@ PYBIND11_MODULE(_lievi, m) {
                              });
 
   bind_user_lagrangian(m);
+  m.def(
+      "set_threads",
+      [](int n) {
+        const int before = omp_get_max_threads();
+        omp_set_num_threads(n);
+        return before;
+      },
+      py::arg("n"), "Set the OpenMP threads of later runs; returns the previous number.");
   m.def("model_types", &lievi::io::model_types);
   m.def("schema", [](const std::string& type) {
     py::list out;

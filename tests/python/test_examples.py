@@ -9,6 +9,13 @@ SRC = os.environ.get("LIEVI_SOURCE_DIR", os.path.join(os.path.dirname(__file__),
 EXAMPLES = ["rigid_body_figure1.py", "whip_control.py"]
 
 
+def test_sharded_ensemble_merges_to_the_same_bits():
+    r = subprocess.run([sys.executable, os.path.join(SRC, "examples", "python", "ensemble_shards.py"), "--paths", "8",
+                        "--shard", "3"], capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "bit for bit: True" in r.stdout
+
+
 @pytest.mark.parametrize("script", EXAMPLES)
 def test_example_runs(script, tmp_path):
     pytest.importorskip("matplotlib")

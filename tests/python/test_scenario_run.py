@@ -195,3 +195,30 @@ def test_ensemble_equals_the_command_lines_paths(tmp_path):
     with pytest.raises(lievi.InputError) as e:  # a model without noise refuses paths, naming --paths
         lievi.run(lievi.load(EXAMPLES["rigid_body"]), paths=2)
     assert "paths" in str(e.value)
+
+
+def test_run_paths_per_path_quantiles_and_sharded_merge():
+    sets = {"integrator.t_end": 0.05, "output.plots": False, "output.fields": False}
+    sc = lievi.load(EXAMPLES["wave"], set=sets)
+    whole = lievi.run_paths(sc, 6, per_path=True, quantiles=(0.1, 0.5, 0.9), threads=2)
+    assert sorted(whole.paths) == list(range(6))
+    # each path is the single run of that path, bit for bit
+    single = lievi.run(sc.with_set({"noise.path": 4}))
+    for c in single.columns:
+        assert same_bits(whole.paths[4][c], single.series[c]), c
+    # quantiles across the paths, ordered
+    q = whole.quantiles
+    assert np.all(q[0.1]["E_c"] <= q[0.5]["E_c"]) and np.all(q[0.5]["E_c"] <= q[0.9]["E_c"])
+    # shards [0, 2), [2, 6) merged in path order equal the whole ensemble bit for bit, for any thread count
+    stats = lievi.EnsembleStats()
+    for rng in (range(0, 2), range(2, 6)):
+        part = lievi.run_paths(sc, rng, per_path=True, threads=1)
+        for k in rng:
+            stats.add(part.paths[k])
+    for c in whole.mean:
+        assert same_bits(stats.mean[c], whole.mean[c]), c
+        assert same_bits(stats.std[c], whole.std[c]), c
+    with pytest.raises(lievi.InputError):
+        lievi.run_paths(sc, range(3, 1))
+    with pytest.raises(lievi.InputError):
+        lievi.run_paths(sc, 4, quantiles=(1.5,))
