@@ -317,8 +317,9 @@ def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool
 
 
 class Simulation:
-    """A beam or a wave field stepped from Python: the state ``lievi run`` would compute for the scenario,
-    level by level (a wave: ``phi`` (nodes,) and ``velocities``; a beam: the arrays below).
+    """A beam, a wave field or a rigid body stepped from Python: the state ``lievi run`` would compute for the
+    scenario, level by level (a wave: ``phi`` (nodes,) and ``velocities``; a rigid body: ``M`` (3,), ``R`` (3, 3),
+    ``energies()`` = {energy, casimir}, and a failed step leaves the last good state; a beam: the arrays below).
 
     ``sim.step(n)`` takes n steps (the GIL released); ``sim.t``, ``sim.steps``, ``sim.dt``. The state as numpy
     arrays: ``positions`` (nodes, 3), ``frames`` (nodes, 3, 3; columns d1, d2, d3, body to spatial),
@@ -334,7 +335,7 @@ class Simulation:
     load, or "body", a follower load) on those nodes from level 0 on, on top of the scenario's loads;
     ``set_load()`` changes them between steps (the batched sweeps leave loaded nodes to the per-node code:
     name only the ones needed). ``set_end_pose()`` drives a prescribed end.
-    Step-level control covers beams and the wave equation so far.
+    Step-level control covers beams, the wave equation and the rigid body so far.
     """
 
     def __init__(self, scenario: Scenario, loads: Mapping[int, Any] | None = None):
@@ -347,10 +348,11 @@ class Simulation:
             wrench, frame = (spec, "spatial") if not isinstance(spec, tuple) else spec
             w = self._wrench(wrench)
             entries.append((int(j), [float(x) for x in w], self._frame_is_body(frame)))
-        if scenario.model_type == "wave":
+        if scenario.model_type in ("wave", "rigid_body"):
             if entries:
                 raise InputError("lievi.Simulation: loads are for beams")
-            self._b = _lievi._WaveSimulation(scenario._s)
+            cls = _lievi._WaveSimulation if scenario.model_type == "wave" else _lievi._RigidBodySimulation
+            self._b = cls(scenario._s)
         else:
             self._b = _lievi._BeamSimulation(scenario._s, entries)
         self.scenario = scenario
@@ -439,6 +441,16 @@ class Simulation:
             raise AttributeError(f"a {self.scenario.model_type} simulation has no {name}") from None
 
     @property
+    def M(self) -> np.ndarray:
+        """Rigid body: the body momentum M (3,)."""
+        return self._state("M")
+
+    @property
+    def R(self) -> np.ndarray:
+        """Rigid body: the attitude R (3, 3), body to spatial."""
+        return self._state("R")
+
+    @property
     def phi(self) -> np.ndarray:
         """Wave: the field phi^n at the nodes (nodes,)."""
         return self._state("phi")
@@ -467,8 +479,7 @@ class Simulation:
         return dict(self._b.energies())
 
     def __repr__(self) -> str:
-        return (f"lievi.Simulation({self.scenario.name!r}, t={self.t:g}, steps={self.steps}, "
-                f"nodes={self._b.n_nodes})")
+        return f"lievi.Simulation({self.scenario.name!r}, {self.scenario.model_type}, t={self.t:g}, steps={self.steps})"
 
 
 class Lagrangian:

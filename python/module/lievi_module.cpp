@@ -22,6 +22,7 @@
 #include "lievi/io/memory_estimate.hpp"
 #include "lievi/run/beam_sim.hpp"
 #include "lievi/run/models.hpp"
+#include "lievi/run/rigid_body_sim.hpp"
 #include "lievi/run/wave_sim.hpp"
 #include "lievi/version.hpp"
 
@@ -65,7 +66,7 @@ py::array view(py::handle owner, const double* data, std::vector<py::ssize_t> sh
 /// The members every stepped simulation shares (BeamSimulation, WaveSimulation): step(n) with the GIL released
 /// (a failure as a dict, else None), t, steps, dt, failed, n_nodes, energies().
 template <class Sim, class Class>
-void bind_stepping(Class& c) {
+void bind_steps(Class& c) {
   c.def(
        "step",
        [](Sim& s, long long n) -> py::object {
@@ -82,8 +83,12 @@ void bind_stepping(Class& c) {
       .def_property_readonly("t", &Sim::t)
       .def_property_readonly("steps", &Sim::steps)
       .def_property_readonly("dt", &Sim::dt)
-      .def_property_readonly("failed", &Sim::failed)
-      .def_property_readonly("n_nodes", &Sim::n_nodes)
+      .def_property_readonly("failed", &Sim::failed);
+}
+template <class Sim, class Class>
+void bind_stepping(Class& c) {
+  bind_steps<Sim>(c);
+  c.def_property_readonly("n_nodes", &Sim::n_nodes)
       .def("energies", [](Sim& s) {
         const lievi::run::LevelEnergies e = s.energies();
         py::dict d;
@@ -186,7 +191,7 @@ PYBIND11_MODULE(_lievi, m) {
              const auto* b = std::get_if<lievi::io::BeamScenario>(&s.any);
              if (!b)
                throw lievi::invalid_argument(s.source, "model.type",
-                                             "lievi.Simulation steps beams (model.type = \"beam\") so far; '" +
+                                             "lievi.Simulation steps beams, the wave equation and rigid bodies so far; '" +
                                                  s.model_type() + "' runs with lievi.run");
              return std::make_unique<BeamSimulation>(*b, pl);
            }),
@@ -258,6 +263,33 @@ PYBIND11_MODULE(_lievi, m) {
                                const auto& w = self.cast<const WaveSimulation&>();
                                return view(self, w.velocities(), {w.n_nodes()}, {1});
                              });
+
+  using lievi::run::RigidBodySimulation;
+  py::class_<RigidBodySimulation> rb_sim(m, "_RigidBodySimulation");
+  bind_steps<RigidBodySimulation>(rb_sim);
+  rb_sim
+      .def(py::init([](const Scenario& s) {
+             const auto* r = std::get_if<lievi::io::RigidBodyScenario>(&s.any);
+             if (!r) throw lievi::invalid_argument(s.source, "model.type", "not a rigid-body scenario");
+             return std::make_unique<RigidBodySimulation>(*r);
+           }),
+           py::arg("scenario"))
+      .def_property_readonly("M",
+                             [](py::object self) {
+                               const auto& r = self.cast<const RigidBodySimulation&>();
+                               return view(self, r.M(), {3}, {1});
+                             })
+      .def_property_readonly("R",
+                             [](py::object self) {
+                               const auto& r = self.cast<const RigidBodySimulation&>();
+                               return view(self, r.R(), {3, 3}, {1, 3});
+                             })
+      .def("energies", [](const RigidBodySimulation& r) {
+        py::dict d;
+        d["energy"] = r.energy();
+        d["casimir"] = r.casimir();
+        return d;
+      });
 
   bind_user_lagrangian(m);
   m.def(

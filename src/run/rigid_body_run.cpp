@@ -1,6 +1,7 @@
 /// @file src/run/rigid_body_run.cpp
 /// @brief The rigid-body run loop and the run-with-outputs pipeline (series.csv, summary.json, plots).
 #include "lievi/run/rigid_body_run.hpp"
+#include "lievi/run/rigid_body_sim.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +66,77 @@ PreparedRigidBodyRun prepare_rigid_body(const io::RigidBodyScenario& s) {
   return p;
 }
 
+namespace {
+
+/// The health check of one rigid-body step (the run loop's and RigidBodySimulation's): a step that did not
+/// converge, a non-finite state or reported value, a blow-up of the Casimir |M|^2, or a rise of H under pure
+/// dissipation beyond round-off (health::dissipation_rise_tol) is a failure, described with a hint.
+class StepCheck {
+ public:
+  StepCheck(const io::RigidBodyScenario& s, const PreparedRigidBodyRun& p) : s_(s), model_(p.model) {
+    // |M|^2 is a Casimir of the exact flow for every K: growth by 1e8 is a numerical blow-up whatever the method.
+    C0_ = models::RigidBody::casimir(p.x0.M) > 0.0 ? models::RigidBody::casimir(p.x0.M)
+                                                  : std::numeric_limits<double>::min();
+    // Pure dissipation (K != 0; the model has no forcing): the exact flow and the ddb methods never raise
+    // H = ½ M·I^{-1}M, so a rise above the smallest earlier H beyond round-off is a wrong result.
+    dissipative_ = p.model.K.cwiseAbs().maxCoeff() > 0.0;
+    const double H0 = p.model.energy(p.x0.M);
+    H_scale_ = H0 > 0.0 ? H0 : std::numeric_limits<double>::min();
+    H_min_ = H0;
+  }
+  /// The failure of step k (which left x), or nullopt (then H_min is updated).
+  std::optional<RunFailure> operator()(const StepResult& res, const models::RigidBodyState& x, long long k) {
+    const io::RigidBodyScenario& s = s_;
+    const bool finite = x.M.allFinite() && x.R.allFinite();
+    const double C = x.M.squaredNorm(), H = model_.energy(x.M);
+    const bool blown_up = finite && C > kBlowUpFactor * C0_;
+    // the reported values (H, |M|^2, R M) may overflow although M and R are finite
+    const bool values_finite = std::isfinite(C) && std::isfinite(H);
+    const bool rise = dissipative_ && finite && values_finite && H - H_min_ > health::dissipation_rise_tol(H_scale_, k);
+    if (res.converged && finite && !blown_up && values_finite && !rise) {
+      H_min_ = std::min(H_min_, H);
+      return std::nullopt;
+    }
+    const double H_min = H_min_, H_scale = H_scale_;
+    RunFailure f;
+    f.step = k;
+    f.t = s.time_at(k - 1);
+    f.node = res.node;
+    f.residual = res.residual;
+    if (!res.converged && res.message && *res.message)
+      f.message = res.message;
+    else if (!finite)
+      f.message = std::string("non-finite state after the step: ") + (x.M.allFinite() ? "R" : "M") + " = " +
+                  vector_text(x.M.allFinite() ? models::Vec3(x.R.row(0).transpose()) : x.M) +
+                  (x.M.allFinite() ? " (first row)" : "");
+    else if (blown_up)
+      f.message = "blow-up: |M|^2 grew to more than 1e8 times its initial value (a conserved quantity)";
+    else if (!values_finite)
+      f.message = "non-finite reported value after the step: energy H = " + io::format_number(H) +
+                  ", casimir |M|^2 = " + io::format_number(C) + " (overflow)";
+    else if (rise)
+      f.message = "energy rise under pure dissipation: H = " + io::format_number(H) + " exceeds its smallest earlier value " +
+                  io::format_number(H_min) + " by " + io::format_number((H - H_min) / H_scale) +
+                  " of H0 (round-off allows " + io::format_number(health::dissipation_rise_tol(H_scale, k) / H_scale) +
+                  "); with model.alpha > 0 (or model.K) the exact flow never raises H: the method's result is wrong";
+    else
+      f.message = "the step did not converge";
+    f.hint = rise && s.method != config::RigidBodyMethod::ddb
+                 ? "use integrator.method = \"ddb\" (dissipates H exactly) or a smaller integrator.dt, e.g. " +
+                       io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)"
+                 : smaller_dt_hint(s);
+    return f;
+  }
+
+ private:
+  const io::RigidBodyScenario& s_;
+  const models::RigidBody& model_;
+  double C0_ = 0.0, H_scale_ = 0.0, H_min_ = 0.0;
+  bool dissipative_ = false;
+};
+
+}  // namespace
+
 RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBodyRun& p,
                                std::span<RigidBodyObserver* const> observers, Progress progress) {
   RunResult r;
@@ -75,17 +147,7 @@ RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBody
   const double h = s.dt;
   const long long N = s.steps, every = s.every;
   models::RigidBodyState x = p.x0, x_prev = p.x0;
-  // |M|^2 is a Casimir of the exact flow for every K: growth by 1e8 is a numerical blow-up whatever the
-  // method.
-  const double C0 = models::RigidBody::casimir(p.x0.M) > 0.0 ? models::RigidBody::casimir(p.x0.M)
-                                                             : std::numeric_limits<double>::min();
-  // Pure dissipation (K != 0; the model has no forcing): the exact flow and the ddb methods never raise
-  // H = ½ M·I^{-1}M, so a rise above the smallest earlier H beyond round-off (health::dissipation_rise_tol)
-  // is a wrong result and stops the run.
-  const bool dissipative = p.model.K.cwiseAbs().maxCoeff() > 0.0;
-  const double H0 = p.model.energy(p.x0.M);
-  const double H_scale = H0 > 0.0 ? H0 : std::numeric_limits<double>::min();
-  double H_min = H0;
+  StepCheck check(s, p);
   long long last_output = 0;
   Clock::duration in_output{0};
 
@@ -100,45 +162,11 @@ RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBody
     const StepResult res = p.stepper->step(x, h);
     r.newton.total += res.iterations;
     r.newton.max = std::max(r.newton.max, res.iterations);
-    const bool finite = x.M.allFinite() && x.R.allFinite();
-    const double C = x.M.squaredNorm(), H = p.model.energy(x.M);
-    const bool blown_up = finite && C > kBlowUpFactor * C0;
-    // the reported values (H, |M|^2, R M) may overflow although M and R are finite
-    const bool values_finite = std::isfinite(C) && std::isfinite(H);
-    const bool rise = dissipative && finite && values_finite && H - H_min > health::dissipation_rise_tol(H_scale, k);
-    if (!res.converged || !finite || blown_up || !values_finite || rise) {
-      RunFailure f;
-      f.step = k;
-      f.t = s.time_at(k - 1);
-      f.node = res.node;
-      f.residual = res.residual;
-      if (!res.converged && res.message && *res.message)
-        f.message = res.message;
-      else if (!finite)
-        f.message = std::string("non-finite state after the step: ") + (x.M.allFinite() ? "R" : "M") + " = " +
-                    vector_text(x.M.allFinite() ? models::Vec3(x.R.row(0).transpose()) : x.M) +
-                    (x.M.allFinite() ? " (first row)" : "");
-      else if (blown_up)
-        f.message = "blow-up: |M|^2 grew to more than 1e8 times its initial value (a conserved quantity)";
-      else if (!values_finite)
-        f.message = "non-finite reported value after the step: energy H = " + io::format_number(H) +
-                    ", casimir |M|^2 = " + io::format_number(C) + " (overflow)";
-      else if (rise)
-        f.message = "energy rise under pure dissipation: H = " + io::format_number(H) + " exceeds its smallest earlier value " +
-                    io::format_number(H_min) + " by " + io::format_number((H - H_min) / H_scale) +
-                    " of H0 (round-off allows " + io::format_number(health::dissipation_rise_tol(H_scale, k) / H_scale) +
-                    "); with model.alpha > 0 (or model.K) the exact flow never raises H: the method's result is wrong";
-      else
-        f.message = "the step did not converge";
-      f.hint = rise && s.method != config::RigidBodyMethod::ddb
-                   ? "use integrator.method = \"ddb\" (dissipates H exactly) or a smaller integrator.dt, e.g. " +
-                         io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)"
-                   : smaller_dt_hint(s);
-      r.failure = f;
+    if (std::optional<RunFailure> f = check(res, x, k)) {
+      r.failure = std::move(f);
       x = x_prev;
       break;
     }
-    H_min = std::min(H_min, H);
     const double t_k = s.time_at(k);
     for (auto* o : observers) o->step(k, t_k, x);
     if (k % every == 0 || k == N) {
@@ -207,5 +235,46 @@ RunResult run_rigid_body(const io::RigidBodyScenario& s, const std::filesystem::
   dir.commit();
   return r;
 }
+
+// ---- RigidBodySimulation: the run's stepper, stepped by the caller ----
+
+struct RigidBodySimulation::Impl {
+  io::RigidBodyScenario s;
+  PreparedRigidBodyRun p;
+  models::RigidBodyState x;
+  StepCheck check;
+  long long steps = 0;
+  bool failed = false;
+  Impl(const io::RigidBodyScenario& sc, PreparedRigidBodyRun prepared)
+      : s(sc), p(std::move(prepared)), x(p.x0), check(s, p) {}
+};
+
+RigidBodySimulation::RigidBodySimulation(const io::RigidBodyScenario& s)
+    : impl_(std::make_unique<Impl>(s, prepare_rigid_body(s))) {}
+RigidBodySimulation::~RigidBodySimulation() = default;
+
+std::optional<RunFailure> RigidBodySimulation::step(long long n) {
+  Impl& m = *impl_;
+  if (m.failed) throw std::logic_error("the simulation failed and cannot step on");
+  for (long long k = 0; k < n; ++k) {
+    const models::RigidBodyState before = m.x;
+    const StepResult res = m.p.stepper->step(m.x, m.s.dt);
+    if (std::optional<RunFailure> f = m.check(res, m.x, m.steps + 1)) {
+      m.x = before;  // the last good state
+      m.failed = true;
+      return f;
+    }
+    ++m.steps;
+  }
+  return std::nullopt;
+}
+bool RigidBodySimulation::failed() const { return impl_->failed; }
+double RigidBodySimulation::t() const { return static_cast<double>(impl_->steps) * impl_->s.dt; }
+long long RigidBodySimulation::steps() const { return impl_->steps; }
+double RigidBodySimulation::dt() const { return impl_->s.dt; }
+const double* RigidBodySimulation::M() const { return impl_->x.M.data(); }
+const double* RigidBodySimulation::R() const { return impl_->x.R.data(); }
+double RigidBodySimulation::energy() const { return impl_->p.model.energy(impl_->x.M); }
+double RigidBodySimulation::casimir() const { return models::RigidBody::casimir(impl_->x.M); }
 
 }  // namespace lievi::run

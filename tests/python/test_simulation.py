@@ -95,7 +95,7 @@ def test_failure_raises_and_the_simulation_refuses_to_go_on():
     with pytest.raises(lievi.InputError):
         lievi.Simulation(rod()).step(1.5)
     with pytest.raises(lievi.InputError):
-        lievi.Simulation(lievi.load(os.path.join(SRC, "examples", "rigid_body", "scenario_a.toml")))
+        lievi.Simulation(lievi.load(os.path.join(SRC, "examples", "mechanics", "kepler.toml")))
     with pytest.raises(lievi.InputError):  # the run's checks: dt beyond the stability bound
         lievi.Simulation(rod(dt=1e-3))
 
@@ -219,3 +219,37 @@ def test_a_wave_stepped_from_python_equals_its_run(example):
         sim.positions
     with pytest.raises(lievi.InputError):
         sim.set_load(0, np.zeros(6))
+
+
+@pytest.mark.parametrize("method", ["ddb", "rk4"])
+def test_a_rigid_body_stepped_from_python_equals_its_run(method):
+    path = os.path.join(SRC, "examples", "rigid_body", "scenario_a.toml")
+    sc = lievi.load(path, set={"integrator.method": method, "integrator.t_end": 5.0, "output.plots": False})
+    r = lievi.run(sc)
+    sim = lievi.Simulation(sc)
+    sim.step(25).step(25)
+    M = np.array([r.series["M1"][-1], r.series["M2"][-1], r.series["M3"][-1]])
+    assert same_bits(sim.M, M)
+    assert same_bits(sim.energies()["energy"], r.series["energy"][-1])
+    assert same_bits(sim.energies()["casimir"], r.series["casimir"][-1])
+    R = sim.R
+    # DDB keeps R orthogonal to round-off; RK4 (not a Lie-group method) only to its truncation error
+    assert R.shape == (3, 3) and not R.flags.writeable
+    assert np.abs(R.T @ R - np.eye(3)).max() < (1e-14 if method == "ddb" else 1e-6)
+    with pytest.raises(AttributeError):
+        sim.positions
+
+
+def test_a_failed_rigid_body_step_keeps_the_last_good_state():
+    # moser-veselov at a huge step fails at step 1 (its matrix solve has no root): the state stays the initial
+    path = os.path.join(SRC, "examples", "rigid_body", "scenario_a.toml")
+    sc = lievi.load(path, set={"integrator.method": "moser-veselov", "model.alpha": 0.0, "integrator.dt": 1.0,
+                               "output.plots": False})
+    sim = lievi.Simulation(sc)
+    M0 = sim.M.copy()
+    with pytest.raises(lievi.NumericalFailure) as e:
+        sim.step(30)
+    assert e.value.step >= 1 and sim.failed
+    if e.value.step == 1:
+        assert np.array_equal(sim.M, M0)
+    assert np.isfinite(sim.M).all()
