@@ -495,7 +495,9 @@ class Lagrangian:
 
     ``L`` is the Lagrangian in the position symbols ``q`` and velocity symbols ``v``; ``V`` an optional potential
     (the total Lagrangian is L - V); ``force`` an optional list of n expressions in q, v and the symbol ``t``
-    (a non-conservative generalised force, Lagrange-d'Alembert). Their first and second derivatives are taken
+    (a non-conservative generalised force, Lagrange-d'Alembert); ``constraints`` an optional list of c
+    expressions g(q) = 0 (holonomic; 1 <= c < n <= 4), integrated with RATTLE (or SHAKE, ``projection``) on the
+    midpoint or trapezoid discrete Lagrangian, the start projected onto the constraints. Their first and second derivatives are taken
     symbolically and turned into callables (``sympy.lambdify`` on ``math``).
 
     Or supply the derivatives: ``Lagrangian.from_callables(n, derivatives, force=None)`` with
@@ -503,7 +505,7 @@ class Lagrangian:
     ``force(q, v, t) -> (f, fq, fv)``.
     """
 
-    def __init__(self, q, v, L, V=None, force=None, t=None):
+    def __init__(self, q, v, L, V=None, force=None, t=None, constraints=None):
         import sympy as sp
 
         q, v = list(q), list(v)
@@ -529,6 +531,16 @@ class Lagrangian:
             fv = [[sp.diff(e, b) for b in v] for e in force]
             g = sp.lambdify((q, v, t), [force, fq, fv], modules="math")
             self._force = lambda qq, vv, tt: tuple(g(qq, vv, tt))
+        self._constraints, self.n_constraints = None, 0
+        if constraints is not None:
+            gs = [sp.sympify(e) for e in constraints]
+            if not 1 <= len(gs) < n or n > _lievi.max_constrained_dim:
+                raise InputError(f"lievi.Lagrangian: {len(gs)} constraints on {n} coordinates not available "
+                                 f"(1 <= constraints < coordinates <= {_lievi.max_constrained_dim})")
+            G = [[sp.diff(e, b) for b in q] for e in gs]
+            h = sp.lambdify((q,), [gs, G], modules="math")
+            self._constraints = lambda qq: tuple(h(qq))
+            self.n_constraints = len(gs)
         self.dim = n
         self.expression = total
 
@@ -540,10 +552,12 @@ class Lagrangian:
             raise InputError(f"lievi.Lagrangian.from_callables: n = {n!r} must be 1 ... {_lievi.max_user_dim}")
         self = cls.__new__(cls)
         self._derivatives, self._force, self.dim, self.expression = derivatives, force, int(n), None
+        self._constraints, self.n_constraints = None, 0
         return self
 
     def integrate(self, q0, v0, h: float, steps: int, *, method: str = "midpoint", every: int = 1,
-                  t0: float = 0.0, max_iterations: int = 50, newton_tol: float = 1e-13) -> dict:
+                  t0: float = 0.0, max_iterations: int = 50, newton_tol: float = 1e-13,
+                  projection: str = "rattle", drift_tol: float = 1e-10) -> dict:
         """``steps`` steps of size ``h`` from positions ``q0`` and velocities ``v0`` (p0 = dL/dv there).
         Returns a dict of numpy arrays, one row per ``every`` steps and the last: ``t``, ``q``, ``p`` (discrete
         momenta), ``v`` (velocities from p by the inverse Legendre transform), ``energy`` (E = Lv.v - L),
@@ -559,8 +573,17 @@ class Lagrangian:
             raise InputError(f"lievi.Lagrangian.integrate: steps = {steps!r} must be an integer >= 0")
         if not (isinstance(h, (int, float, np.floating)) and math.isfinite(h) and h > 0):
             raise InputError(f"lievi.Lagrangian.integrate: h = {h!r} must be a finite number > 0")
-        out = _lievi.integrate_user(self._derivatives, self._force, q0.tolist(), v0.tolist(), float(t0), float(h),
-                                    int(steps), int(every), method, int(max_iterations), float(newton_tol))
+        if self._constraints is not None:
+            if projection not in ("rattle", "shake"):
+                raise InputError(f"lievi.Lagrangian.integrate: projection {projection!r} not allowed (rattle, shake)")
+            out = _lievi.integrate_user_constrained(
+                self._derivatives, self._force, self._constraints, self.n_constraints, q0.tolist(), v0.tolist(),
+                float(t0), float(h), int(steps), int(every), method, int(max_iterations), float(newton_tol),
+                projection == "rattle", float(drift_tol))
+        else:
+            out = _lievi.integrate_user(self._derivatives, self._force, q0.tolist(), v0.tolist(), float(t0),
+                                        float(h), int(steps), int(every), method, int(max_iterations),
+                                        float(newton_tol))
         failure = out.pop("failure")
         if failure is not None:
             raise NumericalFailure(failure, out)

@@ -96,3 +96,23 @@ def test_callables_and_bad_input():
     with pytest.raises(lievi.NumericalFailure) as e:
         degenerate.integrate([1.0], [0.0], h=0.1, steps=3)
     assert e.value.step == 1
+
+
+def test_a_constrained_system_equals_the_catalogue_spherical_pendulum():
+    x, y, z, vx, vy, vz = sp.symbols("x y z vx vy vz")
+    sph = lievi.Lagrangian([x, y, z], [vx, vy, vz], L=(vx**2 + vy**2 + vz**2) / 2 - 9.81 * z,
+                           constraints=[(x**2 + y**2 + z**2 - 1) / 2])
+    for method in ("midpoint", "trapezoid"):
+        sets = {"integrator.method": method, "integrator.t_end": 2.0, "output.plots": False, "output.every": 40}
+        r = lievi.run(lievi.load(os.path.join(MECH, "spherical_pendulum.toml"), set=sets))
+        out = sph.integrate([0.7071067811865476, 0.0, -0.7071067811865476], [0.0, 2.0, 0.0], h=0.005, steps=400,
+                            method=method, every=40)
+        dq = relative(out["q"], np.stack([r.series[f"q{i}"] for i in (1, 2, 3)], axis=1))
+        dp = relative(out["p"], np.stack([r.series[f"p{i}"] for i in (1, 2, 3)], axis=1))
+        g = np.abs(0.5 * (np.sum(out["q"] ** 2, axis=1) - 1.0)).max()
+        print(f"spherical pendulum, {method} + RATTLE: q {dq:.2g}, p {dp:.2g}, |g| {g:.2g}")
+        assert dq < 1e-11 and dp < 1e-11 and g < 1e-13
+    with pytest.raises(lievi.InputError):  # as many constraints as coordinates
+        lievi.Lagrangian([x], [vx], L=vx**2, constraints=[x - 1])
+    with pytest.raises(lievi.InputError):  # Lobatto has no constrained form here
+        sph.integrate([0.0, 0.0, -1.0], [1.0, 0.0, 0.0], h=0.01, steps=2, method="lobatto-iiia-iiib")
