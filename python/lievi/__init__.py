@@ -386,6 +386,16 @@ class Simulation:
             raise NumericalFailure(failure, None)
         return self
 
+    def set_noise(self, scale: float = 1.0) -> "Simulation":
+        """Scale the noise from the next step on: 0 switches it off, 1 is the scenario's, any factor >= 0 scales
+        the same Wiener increments (beam and wave simulations). Raises :class:`InputError` otherwise."""
+        if self.scenario.model_type not in ("beam", "wave"):
+            raise InputError("lievi.Simulation.set_noise: noise is for beams and the wave equation")
+        if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
+            raise InputError(f"lievi.Simulation.set_noise: scale {scale!r} must be a number >= 0")
+        self._b.set_noise_scale(float(scale))
+        return self
+
     def set_end_pose(self, end: str, position, quaternion=(1.0, 0.0, 0.0, 0.0)) -> "Simulation":
         """Drive a prescribed end (``"left"`` or ``"right"``; its ``bc.left``/``bc.right`` must be
         ``"prescribed"``): from the next step on the end takes this pose — ``position`` (3,) and the unit

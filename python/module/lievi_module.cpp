@@ -88,6 +88,7 @@ void bind_steps(Class& c) {
 template <class Sim, class Class>
 void bind_stepping(Class& c) {
   bind_steps<Sim>(c);
+  c.def("set_noise_scale", &Sim::set_noise_scale, py::arg("scale"));
   c.def_property_readonly("n_nodes", &Sim::n_nodes)
       .def("energies", [](Sim& s) {
         const lievi::run::LevelEnergies e = s.energies();

@@ -772,6 +772,11 @@ void BeamSimulation::set_load(std::ptrdiff_t node, const double* wrench, bool bo
   c.wrench[k] = w;
   c.body[k] = body ? 1 : 0;
 }
+void BeamSimulation::set_noise_scale(double s) {
+  if (!(s >= 0.0) || !std::isfinite(s))
+    throw invalid_argument("", "noise_scale", "value " + io::format_number(s) + " must be finite and >= 0");
+  std::visit([s](auto& st) { st.set_noise_scale(s); }, impl_->st);
+}
 bool BeamSimulation::failed() const { return impl_->failed; }
 double BeamSimulation::t() const { return std::visit([](const auto& st) { return st.time(); }, impl_->st); }
 long long BeamSimulation::steps() const { return impl_->steps; }

@@ -464,6 +464,11 @@ std::optional<RunFailure> WaveSimulation::step(long long n) {
       },
       m.st);
 }
+void WaveSimulation::set_noise_scale(double s) {
+  if (!(s >= 0.0) || !std::isfinite(s))
+    throw invalid_argument("", "noise_scale", "value " + io::format_number(s) + " must be finite and >= 0");
+  std::visit([s](auto& st) { st.set_noise_scale(s); }, impl_->st);
+}
 bool WaveSimulation::failed() const { return impl_->failed; }
 double WaveSimulation::t() const { return std::visit([](const auto& st) { return st.time(); }, impl_->st); }
 long long WaveSimulation::steps() const { return impl_->steps; }

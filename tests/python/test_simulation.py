@@ -253,3 +253,28 @@ def test_a_failed_rigid_body_step_keeps_the_last_good_state():
     if e.value.step == 1:
         assert np.array_equal(sim.M, M0)
     assert np.isfinite(sim.M).all()
+
+
+def test_noise_switched_between_steps():
+    # a wave with independent noise, its noise off from the start, equals the deterministic run bit for bit;
+    # scaled by 1 it is the noisy run; switched off after 300 steps the energy stays put (the scheme conserves it)
+    path = os.path.join(SRC, "examples", "wave", "independent.toml")
+    sets = {"integrator.t_end": 0.06, "output.plots": False, "output.fields_every": 600}
+    noisy = lievi.load(path, set=sets)
+    quiet = lievi.load(path, set={**sets, "noise.mode": "none"})
+    off = lievi.Simulation(noisy).set_noise(0.0).step(600)
+    assert same_bits(off.phi, lievi.Simulation(quiet).step(600).phi)
+    on = lievi.Simulation(noisy).set_noise(1).step(600)
+    assert same_bits(on.phi, lievi.run(noisy).fields["phi"][-1])
+    half = lievi.Simulation(noisy).step(300).set_noise(0.0)
+    e0 = half.energies()["E_c"]
+    half.step(300)
+    assert abs(half.energies()["E_c"] - e0) < 1e-6 * e0  # only the scheme's bounded energy oscillation
+    with pytest.raises(lievi.InputError):
+        half.set_noise(-1.0)
+    with pytest.raises(lievi.InputError):
+        half.set_noise(float("nan"))
+    beam = lievi.Simulation(lievi.load(os.path.join(SRC, "examples", "beam", "stochastic_bending.toml"),
+                                       set={"output.plots": False}))
+    beam.set_noise(0.5).step(3)
+    assert np.isfinite(beam.positions).all()

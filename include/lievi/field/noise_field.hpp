@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -63,8 +64,24 @@ class NoiseField {
   [[nodiscard]] bool active() const { return mode_ != NoiseMode::none; }
   [[nodiscard]] const noise::WienerIncrements& increments() const { return inc_; }
 
+  /// A factor on every increment drawn from now on (1: the scenario's noise; 0: none, the same stream): a
+  /// noise switched on, off or scaled between steps (the stepped simulations). Throws std::invalid_argument
+  /// for a factor that is not finite or negative.
+  void set_scale(double s) {
+    if (!(s >= 0.0) || !std::isfinite(s)) throw std::invalid_argument("field::NoiseField: the scale must be finite and >= 0");
+    scale_ = s;
+  }
+  [[nodiscard]] double scale() const { return scale_; }
+
   /// Draw the increments of step n (from t_n to t_{n+1}). Parallel over chunks of nodes for `independent`.
   void draw(std::uint64_t n) {
+    draw_unscaled(n);
+    if (scale_ != 1.0)
+      for (double& w : dW_) w *= scale_;
+  }
+
+ private:
+  void draw_unscaled(std::uint64_t n) {
     switch (mode_) {
       case NoiseMode::none:
         return;
@@ -86,6 +103,7 @@ class NoiseField {
     }
   }
 
+ public:
   /// The scalar increment that drives node j (common: the one Brownian motion; independent: node j's own).
   /// Not defined for `modes` (a node sees several). Zero at clamped nodes.
   [[nodiscard]] double dW(std::ptrdiff_t j) const {
@@ -130,6 +148,7 @@ class NoiseField {
   std::ptrdiff_t n_nodes_ = 0;
   bool clamped_first_ = false, clamped_last_ = false;
   std::vector<double> dW_;
+  double scale_ = 1.0;
 };
 
 }  // namespace lievi::field

@@ -416,6 +416,8 @@ class StaggeredStepper {
   [[nodiscard]] const Model& model() const { return model_; }
   [[nodiscard]] const Options& options() const { return opt_; }
   [[nodiscard]] const NoiseField<Algebra>& noise() const { return noise_; }
+  /// Scale the noise increments of later steps (NoiseField::set_scale: 0 switches the noise off, 1 restores it).
+  void set_noise_scale(double s) { noise_.set_scale(s); }
 
   /// K^{n-1/2} = sum_j w_j ½ <zeta_j, K zeta_j>, summed in a fixed order (blocks of kBlock nodes).
   [[nodiscard]] double kinetic() {

@@ -47,6 +47,9 @@ class BeamSimulation {
   /// [[loads]] table with frame = "spatial") or, with body = true, a follower wrench in the node's frame.
   /// Throws lievi::invalid_argument for another node or a non-finite component.
   void set_load(std::ptrdiff_t node, const double* wrench, bool body);
+  /// A factor on the noise increments from the next step on (0: noise off; 1: the scenario's; the same stream,
+  /// scaled). lievi::invalid_argument for a negative or non-finite factor.
+  void set_noise_scale(double s);
   [[nodiscard]] bool failed() const;
   [[nodiscard]] double t() const;
   [[nodiscard]] long long steps() const;  ///< steps taken

@@ -23,6 +23,9 @@ class WaveSimulation {
   /// Take up to n steps; stops at the first that fails (a Type-II Newton solve, a non-finite field) and returns
   /// its failure; the simulation then refuses to step on (failed()).
   std::optional<RunFailure> step(long long n = 1);
+  /// A factor on the noise increments from the next step on (0: noise off; 1: the scenario's; the same stream,
+  /// scaled). lievi::invalid_argument for a negative or non-finite factor.
+  void set_noise_scale(double s);
   [[nodiscard]] bool failed() const;
   [[nodiscard]] double t() const;
   [[nodiscard]] long long steps() const;
