@@ -6,7 +6,8 @@ import sys
 import pytest
 
 SRC = os.environ.get("LIEVI_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-EXAMPLES = ["rigid_body_figure1.py", "whip_control.py", "kepler_user_lagrangian.py", "wave_energy_growth.py"]
+EXAMPLES = ["rigid_body_figure1.py", "whip_control.py", "kepler_user_lagrangian.py", "wave_energy_growth.py",
+            "spaghetti.py"]
 
 
 def test_sharded_ensemble_merges_to_the_same_bits():
