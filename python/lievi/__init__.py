@@ -59,12 +59,12 @@ class NumericalFailure(RuntimeError):
     with the outputs up to the last good state).
     """
 
-    def _refuse(self, steps: int) -> "NumericalFailure":
-        """The error of a simulation asked to step after it failed."""
-        self.__init__({"step": steps + 1, "t": float("nan"), "node": -1, "residual": float("nan"),
-                       "message": "the simulation failed in this step before and cannot step on",
-                       "hint": "start a new lievi.Simulation (with a smaller integrator.dt)"}, None)
-        return self
+    @classmethod
+    def refused(cls, steps: int) -> "NumericalFailure":
+        """The error of a simulation asked to step after it failed (in step ``steps + 1``)."""
+        return cls({"step": steps + 1, "t": float("nan"), "node": -1, "residual": float("nan"),
+                    "message": "the simulation failed in this step before and cannot step on",
+                    "hint": "start a new lievi.Simulation (with a smaller integrator.dt)"}, None)
 
     def __init__(self, failure: Mapping[str, Any], result: "Result | None"):
         self.step = int(failure["step"])
@@ -380,7 +380,7 @@ class Simulation:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise InputError(f"lievi.Simulation.step: n = {n!r} must be an integer >= 0")
         if self._b.failed:
-            raise NumericalFailure.__new__(NumericalFailure)._refuse(self._b.steps)
+            raise NumericalFailure.refused(self._b.steps)
         failure = self._b.step(int(n))
         if failure is not None:
             raise NumericalFailure(failure, None)
@@ -521,7 +521,7 @@ class Lagrangian:
         q, v = list(q), list(v)
         n = len(q)
         if n < 1 or len(v) != n or n > _lievi.max_user_dim:
-            raise InputError(f"lievi.Lagrangian: q and v must be {1} ... {_lievi.max_user_dim} symbols each, "
+            raise InputError(f"lievi.Lagrangian: q and v must be 1 ... {_lievi.max_user_dim} symbols each, "
                              f"the same number (got {len(q)} and {len(v)})")
         total = sp.sympify(L) - (sp.sympify(V) if V is not None else 0)
         t = t if t is not None else sp.Symbol("t")

@@ -1,4 +1,4 @@
-// The exact-Cayley beam sweeps on packs of nodes (see lievi/models/beam_batch.hpp for what they compute).
+// The beam sweeps (Cayley and exp retractions) on packs of nodes (see lievi/models/beam_batch.hpp for what they compute).
 //
 // The kernels (beam_batch_kernels.inc) are written once on Highway's portable vectors (Debian's libhwy-dev,
 // used header-only) and compiled here once per instruction set Highway targets on this architecture: on

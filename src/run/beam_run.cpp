@@ -75,7 +75,7 @@ namespace detail {
 /// What the caller of a BeamSimulation sets between steps: poses of the prescribed ends (set_end_pose: when set,
 /// the end takes it at every later level instead of its pose table's) and point wrenches at the nodes named
 /// when the simulation was made (set_load), added to the scenario's loads.
-struct EndControl {
+struct SimulationControl {
   std::optional<SE3> pose[2];            ///< left (node 0), right (the last node)
   std::vector<std::ptrdiff_t> load_nodes;  ///< increasing
   std::vector<Vec6> wrench;                ///< per load node: (torque, force)
@@ -86,7 +86,7 @@ struct EndControl {
 namespace {
 
 template <class Ret, class Noise = field::TypeI>
-Stepper<Ret, Noise> make(const io::BeamScenario& s, const std::shared_ptr<detail::EndControl>& control = nullptr) {
+Stepper<Ret, Noise> make(const io::BeamScenario& s, const std::shared_ptr<detail::SimulationControl>& control = nullptr) {
   const field::Grid grid = grid_of(s);
   typename Stepper<Ret, Noise>::Options o;
   o.dt = s.dt;
@@ -264,11 +264,10 @@ namespace {
 /// instability of the step) from a solve that fails on a tame state.
 struct EnergyTrail {
   double first = nan, prev = nan, t_prev = nan, last = nan, t_last = nan;
-  /// The largest turn over one segment (rad) in the rows so far and in the last row, with segment and time.
-  double turn_max = 0, t_turn_max = nan, turn_last = 0;
-  std::ptrdiff_t seg_turn_max = -1, seg_turn_last = -1;
+  /// The largest turn over one segment (rad) in the rows so far, with its segment and time.
+  double turn_max = 0, t_turn_max = nan;
+  std::ptrdiff_t seg_turn_max = -1;
   void add_turn(double t, double turn, std::ptrdiff_t seg) {
-    turn_last = turn, seg_turn_last = seg;
     if (turn > turn_max) turn_max = turn, t_turn_max = t, seg_turn_max = seg;
   }
   void add(double t, double e) {
@@ -659,7 +658,7 @@ WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, cons
 
 struct BeamSimulation::Impl {
   io::BeamScenario s;
-  std::shared_ptr<detail::EndControl> control;
+  std::shared_ptr<detail::SimulationControl> control;
   AnyStepper st;
   long long steps = 0;
   bool failed = false;
@@ -667,7 +666,7 @@ struct BeamSimulation::Impl {
 };
 
 namespace {
-AnyStepper make_any(const io::BeamScenario& s, const std::shared_ptr<detail::EndControl>& c) {
+AnyStepper make_any(const io::BeamScenario& s, const std::shared_ptr<detail::SimulationControl>& c) {
   const bool exp = s.retraction == config::Retraction::exp, type_ii = s.method == config::FieldMethod::type_ii;
   return type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s, c)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s, c)))
                  : (exp ? AnyStepper(make<lie::Exp<SE3>>(s, c)) : AnyStepper(make<lie::Cayley<SE3>>(s, c)));
@@ -676,7 +675,7 @@ AnyStepper make_any(const io::BeamScenario& s, const std::shared_ptr<detail::End
 
 BeamSimulation::BeamSimulation(const io::BeamScenario& s, const std::vector<PointLoad>& loads) {
   check_beam(s);
-  auto control = std::make_shared<detail::EndControl>();
+  auto control = std::make_shared<detail::SimulationControl>();
   for (const PointLoad& l : loads) {
     if (l.node < 0 || l.node >= s.n_nodes())
       throw invalid_argument("", "loads",

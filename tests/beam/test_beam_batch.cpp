@@ -1,6 +1,6 @@
-// The batched (vectorised across nodes) sweeps of the exact-Cayley beam step (lievi/models/beam_batch.hpp,
-// src/models/beam_batch.cpp) against the generic per-node path of field::StaggeredStepper (Eigen, written
-// separately: Beam::post/pre, Beam::reduced_solve, Cayley<SE3>::tau, Beam::transport, Beam::relative). Both
+// The batched (vectorised across nodes) sweeps of the beam step, Cayley and exp (lievi/models/beam_batch.hpp,
+// src/models/beam_batch.cpp), against the generic per-node path of field::StaggeredStepper (Eigen, written
+// separately: Beam::post/pre, Beam::reduced_solve, lie::Cayley/Exp<SE3>, Beam::transport, Beam::relative). Both
 // evaluate the same equations in a different order, so they agree to round-off, amplified only by the
 // dynamics: compared after a few hundred steps of large-rotation motion on every layout and noise mode the
 // batch covers, on node counts that leave partial packs. Also: which models and options take the batch

@@ -189,7 +189,7 @@ def test_ensemble_equals_the_command_lines_paths(tmp_path):
         assert list(attr) == names
         for i, n in enumerate(names):
             assert same_bits(attr[n], table[:, i]), (name, n)
-    assert r.summary["paths"] == 3 if "paths" in r.summary else True
+    assert r.summary["paths"] == 3
     with pytest.raises(lievi.InputError):
         lievi.run(lievi.load(EXAMPLES["wave"], set=sets), paths=-1)
     with pytest.raises(lievi.InputError) as e:  # a model without noise refuses paths, naming --paths
