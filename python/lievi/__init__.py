@@ -317,9 +317,12 @@ def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool
 
 
 class Simulation:
-    """A beam, a wave field or a rigid body stepped from Python: the state ``lievi run`` would compute for the
-    scenario, level by level (a wave: ``phi`` (nodes,) and ``velocities``; a rigid body: ``M`` (3,), ``R`` (3, 3),
-    ``energies()`` = {energy, casimir}, and a failed step leaves the last good state; a beam: the arrays below).
+    """A beam, a wave field, a rigid body or a catalogue Lagrangian system stepped from Python: the state
+    ``lievi run`` would compute for the scenario, level by level, bit for bit. A wave: ``phi`` (nodes,) and
+    ``velocities``. A rigid body: ``M`` (3,), ``R`` (3, 3), ``energies()`` = {energy, casimir}. A Lagrangian
+    system (``model.type = "lagrangian"``): ``q``, ``p`` (the discrete momentum) and ``v``, each (n,);
+    ``energies()`` = {energy, and momentum (Kepler, spherical pendulum) and constraint (spherical pendulum)}.
+    For these two a failed step leaves the last good state. A beam: the arrays below.
 
     ``sim.step(n)`` takes n steps (the GIL released); ``sim.t``, ``sim.steps``, ``sim.dt``. The state as numpy
     arrays: ``positions`` (nodes, 3), ``frames`` (nodes, 3, 3; columns d1, d2, d3, body to spatial),
@@ -329,13 +332,13 @@ class Simulation:
     state after it (``.copy()`` keeps a level); a view keeps the simulation's memory alive. ``energies()``: the
     level's E_d, E_c, kinetic energies and potential (strain energy plus gravity), as series.csv has them.
 
-    A step that fails raises :class:`NumericalFailure` (step, node, hint; ``result`` is None). The simulation
-    then holds the failed step's partly updated state and refuses to step on (``failed`` is True).
+    A step that fails raises :class:`NumericalFailure` (step, node, hint; ``result`` is None). A beam or wave
+    simulation then holds the failed step's partly updated state, a rigid body or Lagrangian system its last
+    good one; either refuses to step on (``failed`` is True).
     ``loads={node: wrench or (wrench, frame)}`` puts point wrenches (torque, force; frame "spatial", a dead
     load, or "body", a follower load) on those nodes from level 0 on, on top of the scenario's loads;
     ``set_load()`` changes them between steps (the batched sweeps leave loaded nodes to the per-node code:
     name only the ones needed). ``set_end_pose()`` drives a prescribed end.
-    Step-level control covers beams, the wave equation and the rigid body so far.
     """
 
     def __init__(self, scenario: Scenario, loads: Mapping[int, Any] | None = None):
@@ -348,10 +351,11 @@ class Simulation:
             wrench, frame = (spec, "spatial") if not isinstance(spec, tuple) else spec
             w = self._wrench(wrench)
             entries.append((int(j), [float(x) for x in w], self._frame_is_body(frame)))
-        if scenario.model_type in ("wave", "rigid_body"):
+        if scenario.model_type in ("wave", "rigid_body", "lagrangian"):
             if entries:
                 raise InputError("lievi.Simulation: loads are for beams")
-            cls = _lievi._WaveSimulation if scenario.model_type == "wave" else _lievi._RigidBodySimulation
+            cls = {"wave": _lievi._WaveSimulation, "rigid_body": _lievi._RigidBodySimulation,
+                   "lagrangian": _lievi._MechanicsSimulation}[scenario.model_type]
             self._b = cls(scenario._s)
         else:
             self._b = _lievi._BeamSimulation(scenario._s, entries)
@@ -459,6 +463,21 @@ class Simulation:
     def R(self) -> np.ndarray:
         """Rigid body: the attitude R (3, 3), body to spatial."""
         return self._state("R")
+
+    @property
+    def q(self) -> np.ndarray:
+        """Lagrangian system: the configuration q_k (n,)."""
+        return self._state("q")
+
+    @property
+    def p(self) -> np.ndarray:
+        """Lagrangian system: the discrete momentum p_k (n,) (the discrete Legendre transform)."""
+        return self._state("p")
+
+    @property
+    def v(self) -> np.ndarray:
+        """Lagrangian system: the velocity v_k (n,) of the inverse Legendre transform, as series.csv has it."""
+        return self._state("v")
 
     @property
     def phi(self) -> np.ndarray:

@@ -12,6 +12,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <array>
+#include <cmath>
 #include <string>
 #include <tuple>
 #include <variant>
@@ -22,6 +23,7 @@
 #include "lievi/io/memory_estimate.hpp"
 #include "lievi/run/beam_sim.hpp"
 #include "lievi/run/models.hpp"
+#include "lievi/run/mechanics_sim.hpp"
 #include "lievi/run/rigid_body_sim.hpp"
 #include "lievi/run/wave_sim.hpp"
 #include "lievi/version.hpp"
@@ -191,9 +193,7 @@ PYBIND11_MODULE(_lievi, m) {
              for (const auto& [node, w, body] : loads) pl.push_back({node, w, body});
              const auto* b = std::get_if<lievi::io::BeamScenario>(&s.any);
              if (!b)
-               throw lievi::invalid_argument(s.source, "model.type",
-                                             "lievi.Simulation steps beams, the wave equation and rigid bodies so far; '" +
-                                                 s.model_type() + "' runs with lievi.run");
+               throw lievi::invalid_argument(s.source, "model.type", "not a beam scenario");
              return std::make_unique<BeamSimulation>(*b, pl);
            }),
            py::arg("scenario"), py::arg("loads"))
@@ -289,6 +289,39 @@ PYBIND11_MODULE(_lievi, m) {
         py::dict d;
         d["energy"] = r.energy();
         d["casimir"] = r.casimir();
+        return d;
+      });
+
+  using lievi::run::MechanicsSimulation;
+  py::class_<MechanicsSimulation> mech_sim(m, "_MechanicsSimulation");
+  bind_steps<MechanicsSimulation>(mech_sim);
+  mech_sim
+      .def(py::init([](const Scenario& s) {
+             const auto* l = std::get_if<lievi::io::MechanicsScenario>(&s.any);
+             if (!l) throw lievi::invalid_argument(s.source, "model.type", "not a lagrangian scenario");
+             return std::make_unique<MechanicsSimulation>(*l);
+           }),
+           py::arg("scenario"))
+      .def_property_readonly("q",
+                             [](py::object self) {
+                               const auto& l = self.cast<const MechanicsSimulation&>();
+                               return view(self, l.q(), {l.dim()}, {1});
+                             })
+      .def_property_readonly("p",
+                             [](py::object self) {
+                               const auto& l = self.cast<const MechanicsSimulation&>();
+                               return view(self, l.p(), {l.dim()}, {1});
+                             })
+      .def_property_readonly("v",
+                             [](py::object self) {
+                               const auto& l = self.cast<const MechanicsSimulation&>();
+                               return view(self, l.v(), {l.dim()}, {1});
+                             })
+      .def("energies", [](const MechanicsSimulation& l) {
+        py::dict d;
+        d["energy"] = l.energy();
+        if (const double J = l.momentum(); !std::isnan(J)) d["momentum"] = J;
+        if (const double g = l.constraint(); !std::isnan(g)) d["constraint"] = g;
         return d;
       });
 

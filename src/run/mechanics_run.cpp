@@ -2,6 +2,7 @@
 /// @brief The lagrangian run pipeline: the catalogue system from the scenario, the step loop (DEL methods,
 /// SHAKE/RATTLE for the constrained system, or the RK4 comparator), series.csv, summary.json, plots.
 #include "lievi/run/mechanics_run.hpp"
+#include "lievi/run/mechanics_sim.hpp"
 
 #include <Eigen/LU>
 
@@ -9,6 +10,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 #include <variant>
 
 #include "field_summary.hpp"
@@ -133,90 +136,45 @@ void project_start(const io::MechanicsScenario& s, const M& m, del::Vec<M::dim>&
   }
 }
 
+/// The step of a catalogue system from level k-1 to level k, shared by the run loop and MechanicsSimulation:
+/// the state (q_k, p_k) with the velocity v_k of the inverse Legendre transform, the solver options from the
+/// scenario, and the reported values of a level.
 template <class M>
-MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, const Sink& sink, Progress progress) {
-  constexpr int n = M::dim;
-  constexpr bool constrained = del::ConstrainedModel<M>;
-  constexpr bool symmetric = mech::HasSymmetry<M>;
+struct SystemStepper {
+  static constexpr int n = M::dim;
+  static constexpr bool constrained = del::ConstrainedModel<M>;
+  static constexpr bool symmetric = mech::HasSymmetry<M>;
   using V = del::Vec<n>;
-  MechanicsRunResult r;
-  V q = to_vec<n>(s.q0), v = to_vec<n>(s.qdot0);
-  project_start(s, m, q, v, &r.notes);
-  r.q_start = to_std<n>(q);
-  r.qdot_start = to_std<n>(v);
 
+  const io::MechanicsScenario& s;
+  M m;
   del::DelState<n> x;
-  x.q = q;
-  x.p = del::legendre(m, q, v);
-  x.t = 0.0;
-  const double E0 = del::energy(m, q, v);
-  const double escale = E0 != 0.0 ? std::abs(E0) : 1.0;
-  double J0 = 0.0;
-  if constexpr (symmetric) J0 = x.p.dot(m.xi_Q(x.q));
-  r.energy_initial = E0;
-  double emax = 0.0, jmax = 0.0, gmax = 0.0, hmax = 0.0;
-  Row row;
-  // The reported values of level k, computed after every step: a non-finite one (an energy that overflows
-  // while q and p are still finite) is a numerical failure; `bad_value` names it, and the level is neither
-  // written nor counted in the diagnostics (the run stops at the previous one).
-  std::string bad_value;
-  auto level = [&](double t, int iterations, bool write) {
-    const double E = del::energy(m, x.q, v), err = (E - E0) / escale;
-    double J = nan, g = nan, hidden = 0.0;
-    if constexpr (symmetric) J = x.p.dot(m.xi_Q(x.q));
-    if constexpr (constrained) {
-      g = del::constraint_residual(m, x.q);
-      const auto G = del::constraint_jacobian(m, x.q, static_cast<Eigen::Matrix<double, M::n_constraints, 1>*>(nullptr));
-      hidden = (G * v).template lpNorm<Eigen::Infinity>();
-    }
-    if (!std::isfinite(E) || !std::isfinite(err))
-      bad_value = "energy = " + io::format_number(E) + ", energy_error = " + io::format_number(err);
-    else if (symmetric && !std::isfinite(J))
-      bad_value = "momentum = " + io::format_number(J);
-    else if (constrained && !(std::isfinite(g) && std::isfinite(hidden)))
-      bad_value = "constraint = " + io::format_number(g) + ", hidden constraint G(q) qdot = " + io::format_number(hidden);
-    if (!bad_value.empty()) return;
-    emax = std::max(emax, std::abs(err));
-    if constexpr (symmetric) jmax = std::max(jmax, std::abs(J - J0));
-    if constexpr (constrained) gmax = std::max(gmax, g), hmax = std::max(hmax, hidden);
-    r.energy_final = E;
-    if (!write) return;
-    row.clear();
-    row.push_back(t);
-    for (int i = 0; i < n; ++i) row.push_back(x.q(i));
-    for (int i = 0; i < n; ++i) row.push_back(v(i));
-    for (int i = 0; i < n; ++i) row.push_back(x.p(i));
-    row.push_back(E);
-    row.push_back(err);
-    if constexpr (symmetric) row.push_back(J);
-    if constexpr (constrained) row.push_back(g);
-    row.push_back(static_cast<double>(iterations));
-    sink(row);
-    ++r.rows;
-  };
-
+  V v;
   del::DelOptions dopt;
-  dopt.newton.residual_tol = s.newton_tol;
-  dopt.newton.max_iterations = static_cast<int>(s.max_iterations);
   del::ConstraintOptions copt;
-  copt.del = dopt;
-  copt.projection = s.constraints == config::Projection::shake ? del::Projection::shake : del::Projection::rattle;
-  copt.drift_tol = s.drift_tol;
-  const Method method = s.method;
-  const double h = s.dt;
-  const long long N = s.steps;
 
-  ProgressLine line(N, s.t_end, progress == Progress::automatic);
-  const auto t0 = Clock::now();
-  level(0.0, 0, true);
-  long long last_output = 0;
-  int last_iterations = 0;
-  long long k = 1;
-  for (; k <= N; ++k) {
-    const del::DelState<n> x_prev = x;
-    const V v_prev = v;
+  /// The start (projected onto the constraint for the constrained system; notes say how far it moved).
+  SystemStepper(const io::MechanicsScenario& s_, const M& m_, std::vector<std::string>* notes) : s(s_), m(m_) {
+    V q = to_vec<n>(s.q0);
+    v = to_vec<n>(s.qdot0);
+    project_start(s, m, q, v, notes);
+    x.q = q;
+    x.p = del::legendre(m, q, v);
+    x.t = 0.0;
+    dopt.newton.residual_tol = s.newton_tol;
+    dopt.newton.max_iterations = static_cast<int>(s.max_iterations);
+    copt.del = dopt;
+    copt.projection = s.constraints == config::Projection::shake ? del::Projection::shake : del::Projection::rattle;
+    copt.drift_tol = s.drift_tol;
+  }
+
+  /// Step k (level k-1 to level k): "" when it succeeded (x.t is then t_k), otherwise the failure message in
+  /// the scenario's words, the state partly updated (the caller restores it). `res`: the solver's result.
+  std::string advance(long long k, StepResult& res) {
+    const Method method = s.method;
+    const double h = s.dt;
     x.t = s.time_at(k - 1);
-    StepResult res;
+    res = StepResult{};
     if (method == Method::rk4) {
       V qq = x.q;
       if (del::rk4_step(m, qq, v, x.t, h)) {
@@ -235,8 +193,6 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
             : method == Method::lobatto_iiia_iiib ? del::del_step<del::LobattoIIIAIIIB>(m, x, h, dopt)
                                         : del::del_step<del::Midpoint>(m, x, h, dopt);
     }
-    r.newton.total += res.iterations;
-    r.newton.max = std::max(r.newton.max, res.iterations);
     std::string message;
     if (!res.converged)
       message = scenario_message(res.message && *res.message ? res.message : "the step did not converge");
@@ -245,9 +201,104 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
                 vector_text(to_std<n>(x.q.allFinite() ? x.p : x.q));
     else if (method != Method::rk4 && !del::velocity_from_momentum(m, x.q, x.p, v))
       message = msg_inverse_legendre;
+    if (message.empty()) x.t = s.time_at(k);
+    return message;
+  }
+
+  /// The reported values of the current level: energy E(q, v), momentum map J = p . xi_Q(q) (NaN without
+  /// symmetry), constraint residual |g(q)| and hidden constraint |G(q) v| (NaN and 0 without constraint).
+  struct Values {
+    double E = nan, J = nan, g = nan, hidden = 0.0;
+  };
+  [[nodiscard]] Values values() const {
+    Values r;
+    r.E = del::energy(m, x.q, v);
+    if constexpr (symmetric) r.J = x.p.dot(m.xi_Q(x.q));
+    if constexpr (constrained) {
+      r.g = del::constraint_residual(m, x.q);
+      const auto G = del::constraint_jacobian(m, x.q, static_cast<Eigen::Matrix<double, M::n_constraints, 1>*>(nullptr));
+      r.hidden = (G * v).template lpNorm<Eigen::Infinity>();
+    }
+    return r;
+  }
+
+  /// "" when the reported values are finite, otherwise which is not (a numerical failure: an energy that
+  /// overflows while q and p are still finite).
+  [[nodiscard]] static std::string bad_value(const Values& r, double err) {
+    if (!std::isfinite(r.E) || !std::isfinite(err))
+      return "energy = " + io::format_number(r.E) + ", energy_error = " + io::format_number(err);
+    if (symmetric && !std::isfinite(r.J)) return "momentum = " + io::format_number(r.J);
+    if (constrained && !(std::isfinite(r.g) && std::isfinite(r.hidden)))
+      return "constraint = " + io::format_number(r.g) + ", hidden constraint G(q) qdot = " + io::format_number(r.hidden);
+    return {};
+  }
+};
+
+template <class M>
+MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, const Sink& sink, Progress progress) {
+  using St = SystemStepper<M>;
+  constexpr int n = M::dim;
+  constexpr bool constrained = St::constrained;
+  constexpr bool symmetric = St::symmetric;
+  using V = del::Vec<n>;
+  MechanicsRunResult r;
+  St st(s, m, &r.notes);
+  del::DelState<n>& x = st.x;
+  V& v = st.v;
+  r.q_start = to_std<n>(x.q);
+  r.qdot_start = to_std<n>(v);
+
+  const typename St::Values start = st.values();
+  const double E0 = start.E;
+  const double escale = E0 != 0.0 ? std::abs(E0) : 1.0;
+  const double J0 = symmetric ? start.J : 0.0;
+  r.energy_initial = E0;
+  double emax = 0.0, jmax = 0.0, gmax = 0.0, hmax = 0.0;
+  Row row;
+  // The reported values of level k, computed after every step: a non-finite one is a numerical failure;
+  // `bad_value` names it, and the level is neither written nor counted in the diagnostics (the run stops at
+  // the previous one).
+  std::string bad_value;
+  auto level = [&](double t, int iterations, bool write) {
+    const typename St::Values val = st.values();
+    const double E = val.E, err = (E - E0) / escale;
+    bad_value = St::bad_value(val, err);
+    if (!bad_value.empty()) return;
+    emax = std::max(emax, std::abs(err));
+    if constexpr (symmetric) jmax = std::max(jmax, std::abs(val.J - J0));
+    if constexpr (constrained) gmax = std::max(gmax, val.g), hmax = std::max(hmax, val.hidden);
+    r.energy_final = E;
+    if (!write) return;
+    row.clear();
+    row.push_back(t);
+    for (int i = 0; i < n; ++i) row.push_back(x.q(i));
+    for (int i = 0; i < n; ++i) row.push_back(v(i));
+    for (int i = 0; i < n; ++i) row.push_back(x.p(i));
+    row.push_back(E);
+    row.push_back(err);
+    if constexpr (symmetric) row.push_back(val.J);
+    if constexpr (constrained) row.push_back(val.g);
+    row.push_back(static_cast<double>(iterations));
+    sink(row);
+    ++r.rows;
+  };
+
+  const long long N = s.steps;
+  ProgressLine line(N, s.t_end, progress == Progress::automatic);
+  const auto t0 = Clock::now();
+  level(0.0, 0, true);
+  long long last_output = 0;
+  int last_iterations = 0;
+  long long k = 1;
+  for (; k <= N; ++k) {
+    const del::DelState<n> x_prev = x;
+    const V v_prev = v;
+    StepResult res;
+    std::string message = st.advance(k, res);
+    r.newton.total += res.iterations;
+    r.newton.max = std::max(r.newton.max, res.iterations);
     const bool out = k % s.every == 0 || k == N;
     if (message.empty()) {
-      x.t = s.time_at(k);
       level(x.t, res.iterations, out);
       if (!bad_value.empty()) message = "non-finite value after the step: " + bad_value + " (overflow)";
     }
@@ -405,5 +456,100 @@ MechanicsRunResult run_mechanics(const io::MechanicsScenario& s, const fs::path&
   dir.commit();
   return r;
 }
+
+}  // namespace lievi::run
+
+// ---- MechanicsSimulation: the run's step, taken by the caller ----
+
+namespace lievi::run {
+
+struct MechanicsSimulation::Impl {
+  virtual ~Impl() = default;
+  virtual std::optional<RunFailure> step(long long n) = 0;
+  virtual const double* q() const = 0;
+  virtual const double* p() const = 0;
+  virtual const double* v() const = 0;
+  virtual double value(int which) const = 0;  // 0 energy, 1 momentum, 2 constraint
+  long long steps = 0;
+  bool failed = false;
+  double dt = 0.0;
+  int dim = 0;
+};
+
+namespace {
+
+template <class M>
+struct MechanicsSimImpl final : MechanicsSimulation::Impl {
+  io::MechanicsScenario s;
+  SystemStepper<M> st;
+  double E0, escale;
+  MechanicsSimImpl(const io::MechanicsScenario& sc, const M& m)
+      : s(sc), st(s, m, nullptr), E0(st.values().E), escale(E0 != 0.0 ? std::abs(E0) : 1.0) {
+    dt = s.dt;
+    dim = M::dim;
+  }
+
+  std::optional<RunFailure> step(long long n) override {
+    for (long long i = 0; i < n; ++i) {
+      const long long k = steps + 1;
+      const auto x_prev = st.x;
+      const auto v_prev = st.v;
+      StepResult res;
+      std::string message = st.advance(k, res);
+      if (message.empty()) {
+        const auto val = st.values();
+        if (const std::string bad = SystemStepper<M>::bad_value(val, (val.E - E0) / escale); !bad.empty())
+          message = "non-finite value after the step: " + bad + " (overflow)";
+      }
+      if (!message.empty()) {
+        RunFailure f;
+        f.step = k;
+        f.t = s.time_at(k - 1);
+        f.residual = res.residual;
+        f.message = message;
+        f.hint = hint_of(s, message);
+        st.x = x_prev;
+        st.v = v_prev;
+        failed = true;
+        return f;
+      }
+      ++steps;
+    }
+    return std::nullopt;
+  }
+  const double* q() const override { return st.x.q.data(); }
+  const double* p() const override { return st.x.p.data(); }
+  const double* v() const override { return st.v.data(); }
+  double value(int which) const override {
+    const auto val = st.values();
+    return which == 0 ? val.E : which == 1 ? val.J : val.g;
+  }
+};
+
+}  // namespace
+
+MechanicsSimulation::MechanicsSimulation(const io::MechanicsScenario& s) {
+  check_mechanics(s);
+  impl_ = with_system(s, [&](const auto& m) -> std::unique_ptr<Impl> {
+    return std::make_unique<MechanicsSimImpl<std::decay_t<decltype(m)>>>(s, m);
+  });
+}
+MechanicsSimulation::~MechanicsSimulation() = default;
+
+std::optional<RunFailure> MechanicsSimulation::step(long long n) {
+  if (impl_->failed) throw std::logic_error("the simulation failed and cannot step on");
+  return impl_->step(n);
+}
+bool MechanicsSimulation::failed() const { return impl_->failed; }
+double MechanicsSimulation::t() const { return static_cast<double>(impl_->steps) * dt(); }
+long long MechanicsSimulation::steps() const { return impl_->steps; }
+double MechanicsSimulation::dt() const { return impl_->dt; }
+int MechanicsSimulation::dim() const { return impl_->dim; }
+const double* MechanicsSimulation::q() const { return impl_->q(); }
+const double* MechanicsSimulation::p() const { return impl_->p(); }
+const double* MechanicsSimulation::v() const { return impl_->v(); }
+double MechanicsSimulation::energy() const { return impl_->value(0); }
+double MechanicsSimulation::momentum() const { return impl_->value(1); }
+double MechanicsSimulation::constraint() const { return impl_->value(2); }
 
 }  // namespace lievi::run
