@@ -21,6 +21,7 @@ packages=(
   python3-h5py                                   # reading fields.h5 in plots and tests
   pybind11-dev python3-pybind11 python3-dev      # the Python module (python/)
   python3-pytest python3-sympy                   # its tests; user Lagrangians from SymPy expressions
+  python3-distributed                            # Dask: the sharded-ensemble example (examples/python)
 )
 
 missing=()

@@ -10,11 +10,14 @@ EXAMPLES = ["rigid_body_figure1.py", "whip_control.py", "kepler_user_lagrangian.
             "spaghetti.py"]
 
 
-def test_sharded_ensemble_merges_to_the_same_bits():
+@pytest.mark.parametrize("executor", ["dask", "multiprocessing"])
+def test_sharded_ensemble_merges_to_the_same_bits(executor):
+    if executor == "dask":
+        pytest.importorskip("dask.distributed")  # Debian's python3-distributed, installed by make test
     r = subprocess.run([sys.executable, os.path.join(SRC, "examples", "python", "ensemble_shards.py"), "--paths", "8",
-                        "--shard", "3"], capture_output=True, text=True, timeout=240)
+                        "--shard", "3", "--executor", executor], capture_output=True, text=True, timeout=240)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "bit for bit: True" in r.stdout
+    assert f"{executor} processes" in r.stdout and "bit for bit: True" in r.stdout
 
 
 @pytest.mark.parametrize("script", EXAMPLES)
