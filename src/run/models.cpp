@@ -120,7 +120,24 @@ ModelType beam() {
                             paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "");
             return o;
           },
-          [] { return std::string(); }};
+          [] {
+            const char* row = "%-16s %5d  %-8s  %-9s  %-10s  %s\n";
+            return "\nbeam methods (model.type = \"beam\"; integrator.method, with integrator.variant and "
+                   "integrator.retraction):\n" +
+                   format("%-16s %5s  %-8s  %-9s  %-10s  %s\n", "id", "order", "implicit", "momentum", "symplectic",
+                          "summary") +
+                   format(row, "type-i", 2, "yes", "yes", "yes",
+                          "stochastic kinematics on SE(3) (discrete stochastic Hamilton principle): staggered in "
+                          "time, each node's implicit equation solved on its own (Newton), noise through the group "
+                          "increment (Stratonovich)") +
+                   format(row, "type-ii", 2, "yes", "yes", "yes",
+                          "stochastic potential Phi = <mu, Theta> (discrete Hamilton-Pontryagin): the "
+                          "general-potential code path; without noise the same scheme as type-i") +
+                   "variants (integrator.variant): exact (exact Ad* and dtau^-1: order 2, the momentum map to "
+                   "round-off; the default), approx (BCH-truncated operators: order 1 with strains, the momentum map "
+                   "approximately)\n"
+                   "retractions (integrator.retraction, beam): cayley (the default), exp\n";
+          }};
 }
 
 ModelType lagrangian() {

@@ -195,6 +195,11 @@ TEST(Cli, MethodsListsEveryRegisteredId) {
     EXPECT_TRUE(found) << t.id << " missing from\n" << r.out;
   }
   EXPECT_NE(r.out.find("cayley, exp, exp2"), std::string::npos);
+  // every model type's table, the beam's with its variants and retractions
+  for (const char* line : {"field methods (model.type = \"wave\"", "beam methods (model.type = \"beam\"",
+                           "lagrangian methods (model.type = \"lagrangian\"", "variants (integrator.variant): exact",
+                           "retractions (integrator.retraction, beam): cayley (the default), exp"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " missing from\n" << r.out;
 }
 
 TEST(Cli, RunWritesCompleteRoundTripOutputs) {
