@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <variant>
 
 #include "commands.hpp"
 #include "lievi/io/any_scenario.hpp"
@@ -22,6 +23,10 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   c->add_option("--out", a.out, "Output folder (default runs/<scenario name>)");
   c->add_flag("--force", a.force,
               "Replace an existing output folder that lievi wrote (after the new one is complete)");
+  c->add_option("--stop-at", a.stop_at,
+                 "Write a checkpoint at step STEP and stop there; continue later with lievi resume DIR")
+      ->type_name("STEP")
+      ->check(CLI::PositiveNumber);
   c->add_option("--paths", a.paths_text,
                 "Number of noise paths, 1 to " + std::to_string(kMaxPaths) + " (ensembles; needs a noisy model)")
       ->type_name("N");
@@ -42,18 +47,38 @@ long long parse_paths(const std::string& text) {
   return n;
 }
 
-/// "FILE: numerical failure in step N (from t = ...): message (residual r); hint. Outputs ... kept in DIR"
-int report_failure(const RunArgs& a, const run::RunFailure& f, double t_final, const std::filesystem::path& dir) {
+/// "LABEL: numerical failure in step N (from t = ...): message (residual r); hint. Outputs ... kept in DIR"
+int report_failure(const std::string& label, const run::RunFailure& f, double t_final, const std::filesystem::path& dir) {
   std::fprintf(stderr,
                "%s: numerical failure in step %lld (from t = %s): %s (residual %s); %s. Outputs up to "
                "t = %s kept in %s (status \"failed\")\n",
-               a.file.c_str(), f.step, io::format_number(f.t).c_str(), f.message.c_str(),
+               label.c_str(), f.step, io::format_number(f.t).c_str(), f.message.c_str(),
                io::format_number(f.residual).c_str(), f.hint.c_str(), io::format_number(t_final).c_str(),
                dir.c_str());
   return static_cast<int>(ExitCode::numerical_failure);
 }
 
+/// "NAME: stopped at step k (t = ...) ...; continue with: lievi resume DIR"
+int report_stopped(const std::string& name, long long step, double t, const std::string& dir) {
+  std::printf("%s: stopped at step %lld (t = %s) after its checkpoint, as asked; continue with: lievi resume %s\n",
+              name.c_str(), step, io::format_number(t).c_str(), dir.c_str());
+  return static_cast<int>(ExitCode::ok);
+}
+
 }  // namespace
+
+int report_outcome(const std::string& label, const std::string& name, const run::RunOutcome& r) {
+  const auto notes = [&] {
+    for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
+  };
+  if (r.notes_first) notes();
+  if (r.stopped) return report_stopped(name, r.steps, r.t_final, r.out_dir.string());
+  if (!r.complete) return report_failure(label, *r.failure, r.t_final, r.out_dir);
+  std::printf("%s: %s to t = %s in %.3f s; wrote %s\n", name.c_str(), r.what.c_str(),
+              io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
+  if (!r.notes_first) notes();
+  return static_cast<int>(ExitCode::ok);
+}
 
 int run_command(const RunArgs& args) {
   try {
@@ -65,17 +90,18 @@ int run_command(const RunArgs& args) {
     if (a.paths > 1) io::check_memory(any, a.paths);
     run::RunOptions o;
     o.force = a.force;
+    o.stop_at = a.stop_at;
+    if (a.stop_at > 0) {
+      const long long steps = std::visit([](const auto& s) { return s.steps; }, any);
+      if (a.stop_at >= steps)
+        throw invalid_argument("--stop-at", "",
+                               "value " + std::to_string(a.stop_at) + " not allowed: the run has " +
+                                   std::to_string(steps) + " steps; stop at a step from 1 to " +
+                                   std::to_string(steps - 1));
+      if (a.paths > 0) throw invalid_argument("--stop-at", "", "not available for ensembles (--paths)");
+    }
     const run::RunOutcome r = run::model_of(any).run(any, a.paths, a.out, o);
-    const auto notes = [&] {
-      for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
-    };
-    if (r.notes_first) notes();
-    if (!r.complete) return report_failure(a, *r.failure, r.t_final, r.out_dir);
-    const std::string name = std::visit([](const auto& s) { return s.name; }, any);
-    std::printf("%s: %s to t = %s in %.3f s; wrote %s\n", name.c_str(), r.what.c_str(),
-                io::format_number(r.t_final).c_str(), r.total_s, r.out_dir.c_str());
-    if (!r.notes_first) notes();
-    return static_cast<int>(ExitCode::ok);
+    return report_outcome(a.file, std::visit([](const auto& s) { return s.name; }, any), r);
   } catch (const invalid_argument& e) {
     return report(e);
   } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lievi/core/error.hpp"
+#include "lievi/run/models.hpp"
 
 namespace lievi::cli {
 
@@ -32,9 +33,22 @@ struct RunArgs {
   std::string paths_text;    ///< --paths as given; checked by run_command
   bool paths_given = false;  ///< --paths was on the command line (set by main after parsing)
   long long paths = 0;       ///< --paths as a number, 0 = not given
+  long long stop_at = 0;     ///< --stop-at STEP (0 = not given)
 };
 CLI::App* add_run_command(CLI::App& app, RunArgs& args);
 int run_command(const RunArgs& args);
+
+struct ResumeArgs {
+  std::string dir;
+  std::vector<std::string> set;
+  long long stop_at = 0;  ///< --stop-at STEP (0 = not given)
+};
+
+/// What a run or resume prints (its notes; the summary line, a stop by --stop-at with how to continue, or the
+/// numerical failure under `label`) and its exit code.
+int report_outcome(const std::string& label, const std::string& name, const run::RunOutcome& r);
+CLI::App* add_resume_command(CLI::App& app, ResumeArgs& args);
+int resume_command(const ResumeArgs& args);
 
 struct ValidateArgs {
   std::string file;

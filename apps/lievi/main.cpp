@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
   ValidateArgs validate_args;
   ConvergenceArgs convergence_args;
   CLI::App* run = add_run_command(app, run_args);
+  ResumeArgs resume_args;
+  CLI::App* resume = add_resume_command(app, resume_args);
   CLI::App* convergence = add_convergence_command(app, convergence_args);
   CLI::App* validate = add_validate_command(app, validate_args);
   CLI::App* methods = add_methods_command(app);
@@ -91,6 +93,8 @@ int main(int argc, char** argv) {
       run_args.paths_given = run->get_option("--paths")->count() > 0;
       lievi::io::protect_input(run_args.file);  // no output folder may contain the scenario
       code = run_command(run_args);
+    } else if (resume->parsed()) {
+      code = resume_command(resume_args);
     } else if (convergence->parsed()) {
       check_out_given(convergence, convergence_args.out);
       lievi::io::protect_input(convergence_args.file);

@@ -44,6 +44,7 @@ __all__ = [
     "load",
     "methods",
     "model_types",
+    "resume",
     "run",
     "run_paths",
     "EnsembleStats",
@@ -285,8 +286,16 @@ def _result_from(folder: str, outcome: dict, keep: bool) -> Result:
                   _read_series(os.path.join(folder, "series_std.csv")), _read_paths(folder))
 
 
+def _stop_at(stop_at, where: str) -> int:
+    if stop_at is None:
+        return 0
+    if isinstance(stop_at, bool) or not isinstance(stop_at, (int, np.integer)) or stop_at < 1:
+        raise InputError(f"{where}: stop_at = {stop_at!r} not allowed: a step number >= 1")
+    return int(stop_at)
+
+
 def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool = False,
-        paths: int = 0) -> Result:
+        paths: int = 0, stop_at: int | None = None) -> Result | None:
     """Run a scenario as ``lievi run`` does.
 
     ``out=None``: in memory (the outputs are read back from a temporary folder, which is then removed).
@@ -294,11 +303,18 @@ def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool
     folder lievi wrote before). ``paths=N`` runs an ensemble of N noise paths (as ``--paths N``). The GIL is
     released while the run steps. Raises :class:`InputError` for bad input, :class:`NumericalFailure` when the
     run fails (its ``result`` holds the outputs up to the last good state).
+
+    A scenario with ``output.checkpoint_every`` or ``output.checkpoint_wall`` writes ``checkpoint.h5`` into
+    ``out`` (the folder is then written in place); ``stop_at=k`` (with ``out``) writes a checkpoint at step k
+    and stops there, returning None: :func:`resume` continues it.
     """
     if not isinstance(scenario, Scenario):
         raise InputError(f"lievi.run: expected a lievi.Scenario, got {type(scenario).__name__}")
     if isinstance(paths, bool) or not isinstance(paths, (int, np.integer)) or paths < 0:
         raise InputError(f"lievi.run: paths = {paths!r} not allowed: the number of noise paths is an integer >= 0")
+    stop = _stop_at(stop_at, "lievi.run")
+    if stop and out is None:
+        raise InputError("lievi.run: stop_at needs out= (the folder to resume from)")
     tmp = None
     if out is None:
         tmp = tempfile.mkdtemp(prefix="lievi-")
@@ -306,11 +322,30 @@ def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool
     else:
         folder = os.fspath(out)
     try:
-        outcome = _lievi.run(scenario._s, int(paths), folder, bool(force))
+        outcome = _lievi.run(scenario._s, int(paths), folder, bool(force), stop)
+        if outcome["stopped"]:
+            return None
         result = _result_from(outcome["out_dir"] or folder, outcome, keep=tmp is None)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+    if not outcome["complete"]:
+        raise NumericalFailure(outcome["failure"], result)
+    return result
+
+
+def resume(out: str | os.PathLike, set: Mapping[str, Any] | None = None, *,
+           stop_at: int | None = None) -> Result | None:
+    """Continue a run from the checkpoint in its folder, as ``lievi resume DIR`` does: the outputs are then
+    those of the uninterrupted run, bit for bit. ``set={"integrator.t_end": T}`` extends it (any other key
+    that differs from the checkpoint's scenario is refused); ``stop_at=k`` stops again at step k (returns
+    None). Raises :class:`InputError` for a folder, checkpoint or key it cannot resume, :class:`NumericalFailure`
+    as :func:`run`."""
+    folder = os.fspath(out)
+    outcome = _lievi.resume(folder, _overrides(set), _stop_at(stop_at, "lievi.resume"))
+    if outcome["stopped"]:
+        return None
+    result = _result_from(outcome["out_dir"] or folder, outcome, keep=True)
     if not outcome["complete"]:
         raise NumericalFailure(outcome["failure"], result)
     return result

@@ -107,6 +107,7 @@ void bind_stepping(Class& c) {
 py::dict run_outcome(const lievi::run::RunOutcome& r) {
   py::dict d;
   d["complete"] = r.complete;
+  d["stopped"] = r.stopped;
   d["what"] = r.what;
   d["steps"] = r.steps;
   d["rows"] = r.rows;
@@ -171,10 +172,20 @@ PYBIND11_MODULE(_lievi, m) {
       py::arg("text"), py::arg("label"), py::arg("name"), py::arg("overrides"));
   m.def(
       "run",
-      [](const Scenario& s, long long paths, const std::filesystem::path& out, bool force) {
+      [](const Scenario& s, long long paths, const std::filesystem::path& out, bool force, long long stop_at) {
         if (paths > 1) lievi::io::check_memory(s.any, paths);
+        if (stop_at > 0) {
+          const long long steps = std::visit([](const auto& x) { return x.steps; }, s.any);
+          if (stop_at >= steps)
+            throw lievi::invalid_argument("", "stop_at",
+                                          "value " + std::to_string(stop_at) + " not allowed: the run has " +
+                                              std::to_string(steps) + " steps; stop at a step from 1 to " +
+                                              std::to_string(steps - 1));
+          if (paths > 0) throw lievi::invalid_argument("", "stop_at", "not available for ensembles (paths)");
+        }
         lievi::run::RunOptions o;
         o.force = force;
+        o.stop_at = stop_at;
         o.progress = lievi::run::Progress::never;
         lievi::run::RunOutcome r;
         {
@@ -183,7 +194,21 @@ PYBIND11_MODULE(_lievi, m) {
         }
         return run_outcome(r);
       },
-      py::arg("scenario"), py::arg("paths"), py::arg("out"), py::arg("force"));
+      py::arg("scenario"), py::arg("paths"), py::arg("out"), py::arg("force"), py::arg("stop_at"));
+  m.def(
+      "resume",
+      [](const std::filesystem::path& dir, const std::vector<std::string>& overrides, long long stop_at) {
+        lievi::run::RunOptions o;
+        o.progress = lievi::run::Progress::never;
+        o.stop_at = stop_at;
+        lievi::run::RunOutcome r;
+        {
+          py::gil_scoped_release release;
+          r = lievi::run::resume_run(dir, overrides, o);
+        }
+        return run_outcome(r);
+      },
+      py::arg("dir"), py::arg("overrides"), py::arg("stop_at"));
   using lievi::run::BeamSimulation;
   py::class_<BeamSimulation> beam_sim(m, "_BeamSimulation");
   bind_stepping<BeamSimulation>(beam_sim);

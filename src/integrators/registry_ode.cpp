@@ -37,6 +37,7 @@ class Dop853Stepper final : public RigidBodyStepper {
     core_.start(x0, h);
   }
   StepResult step(models::RigidBodyState& x, double h) override { return core_.step(x, h); }
+  void checkpoint(StateIO& a) override { core_.state(a); }
 
  private:
   Dop853 core_;

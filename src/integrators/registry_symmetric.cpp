@@ -25,6 +25,7 @@ class SymmetricStepper final : public RigidBodyStepper {
     core_.start(x0, h);
   }
   StepResult step(models::RigidBodyState& x, double h) override { return core_.step(x, h); }
+  void checkpoint(StateIO& a) override { core_.state(a); }
 
  private:
   Core core_;
@@ -42,6 +43,7 @@ class MoserVeselovStepper final : public RigidBodyStepper {
     core_.start(x0, h);
   }
   StepResult step(models::RigidBodyState& x, double h) override { return core_.step(x, h); }
+  void checkpoint(StateIO& a) override { core_.state(a); }
 
  private:
   MoserVeselov core_;

@@ -49,6 +49,7 @@ class DDBStepper final : public RigidBodyStepper {
     core_.start(x0, h);
   }
   StepResult step(models::RigidBodyState& x, double h) override { return core_.step(x, h); }
+  void checkpoint(StateIO& a) override { core_.state(a); }
 
  private:
   Core core_;

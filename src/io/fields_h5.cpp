@@ -119,6 +119,14 @@ H5Array read_h5_dataset(const std::filesystem::path& path, const std::string& na
   return backend().read_dataset(path, name);
 }
 
+void detail::h5_write_checkpoint(const std::filesystem::path& path, const CheckpointData& c) {
+  backend().write_checkpoint(path, c);
+}
+
+CheckpointData detail::h5_read_checkpoint(const std::filesystem::path& path) {
+  return backend().read_checkpoint(path);
+}
+
 double read_h5_attribute(const std::filesystem::path& path, const std::string& dataset,
                          const std::string& attribute) {
   return backend().read_attribute(path, dataset, attribute);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "lievi/io/checkpoint.hpp"
 #include "lievi/io/fields_h5.hpp"
 
 namespace lievi::io::detail {
@@ -40,10 +41,19 @@ struct H5Backend {
                            const std::string& attribute);
   std::string (*read_string_attribute)(const std::filesystem::path& path, const std::string& dataset,
                                        const std::string& attribute);
+  /// checkpoint.h5 (lievi/io/checkpoint.hpp): write `c` as it is to `path` (truncated), flushed and closed;
+  /// read one back as stored (a file of another format version with only its root attributes). Both throw
+  /// std::runtime_error naming the path and the HDF5 call.
+  void (*write_checkpoint)(const std::filesystem::path& path, const CheckpointData& c);
+  CheckpointData (*read_checkpoint)(const std::filesystem::path& path);
 };
 
 /// Raised whenever the table above changes.
-inline constexpr int kH5BackendAbi = 1;
+inline constexpr int kH5BackendAbi = 2;
+
+/// The module's checkpoint writer and reader, loading the module on first use (src/io/fields_h5.cpp).
+void h5_write_checkpoint(const std::filesystem::path& path, const CheckpointData& c);
+[[nodiscard]] CheckpointData h5_read_checkpoint(const std::filesystem::path& path);
 
 }  // namespace lievi::io::detail
 

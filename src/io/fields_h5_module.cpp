@@ -419,12 +419,140 @@ std::string read_string_attribute(const std::filesystem::path& path, const std::
   return out;
 }
 
+// ---- checkpoint.h5 (lievi/io/checkpoint.hpp) ----
+
+/// A 1-D dataset `name` of n values of `file_type`, written from `data` in `mem_type` (parents created).
+void write_array(hid_t file, const std::filesystem::path& path, const std::string& name, hid_t file_type,
+                 hid_t mem_type, const void* data, std::size_t n) {
+  const hsize_t dims[1] = {static_cast<hsize_t>(n)};
+  H5Id space = check_id(H5Screate_simple(1, dims, nullptr), H5Sclose, path, name, "H5Screate_simple");
+  H5Id lcpl = check_id(H5Pcreate(H5P_LINK_CREATE), H5Pclose, path, name, "H5Pcreate");
+  check(H5Pset_create_intermediate_group(lcpl.get(), 1), path, name, "H5Pset_create_intermediate_group");
+  H5Id ds = check_id(H5Dcreate2(file, name.c_str(), file_type, space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+                     H5Dclose, path, name, "H5Dcreate2");
+  if (n > 0) check(H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), path, name, "H5Dwrite");
+  check(ds.reset(), path, name, "H5Dclose");
+}
+
+/// The length of the 1-D dataset `name` and its identifier.
+H5Id open_array(hid_t file, const std::filesystem::path& path, const std::string& name, std::size_t& n) {
+  if (H5Lexists(file, name.c_str(), H5P_DEFAULT) <= 0) fail(path, name, "H5Lexists (no such dataset)");
+  H5Id ds = check_id(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, path, name, "H5Dopen2");
+  H5Id space = check_id(H5Dget_space(ds.get()), H5Sclose, path, name, "H5Dget_space");
+  if (H5Sget_simple_extent_ndims(space.get()) != 1)
+    throw std::runtime_error("checkpoint " + path.string() + ": " + name + " is not a 1-D array");
+  hsize_t dims[1] = {0};
+  if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) fail(path, name, "H5Sget_simple_extent_dims");
+  n = static_cast<std::size_t>(dims[0]);
+  return ds;
+}
+
+std::string read_bytes(hid_t file, const std::filesystem::path& path, const std::string& name) {
+  std::size_t n = 0;
+  H5Id ds = open_array(file, path, name, n);
+  std::string out(n, '\0');
+  if (n > 0) check(H5Dread(ds.get(), H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path, name, "H5Dread");
+  return out;
+}
+
+template <class T>
+std::vector<T> read_numbers(hid_t file, const std::filesystem::path& path, const std::string& name, hid_t mem_type) {
+  std::size_t n = 0;
+  H5Id ds = open_array(file, path, name, n);
+  std::vector<T> out(n);
+  if (n > 0) check(H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path, name, "H5Dread");
+  return out;
+}
+
+void write_bytes(hid_t file, const std::filesystem::path& path, const std::string& name, const std::string& s) {
+  write_array(file, path, name, H5T_STD_U8LE, H5T_NATIVE_UCHAR, s.data(), s.size());
+}
+
+/// The names of a map, one per line (names never contain a newline: they are lievi's own).
+template <class Map>
+std::string name_list(const Map& m) {
+  std::string out;
+  for (const auto& [name, values] : m) out += name + "\n";
+  return out;
+}
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t a = 0;
+  for (std::size_t b; (b = s.find('\n', a)) != std::string::npos; a = b + 1) out.push_back(s.substr(a, b - a));
+  return out;
+}
+
+void checkpoint_write(const std::filesystem::path& path, const CheckpointData& c) {
+  quiet_hdf5();
+  H5Id file = check_id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path, "",
+                       "H5Fcreate");
+  write_string_attribute(file.get(), "format", "lievi checkpoint", path, "/");
+  write_string_attribute(file.get(), "format_version", std::to_string(c.format_version), path, "/");
+  write_string_attribute(file.get(), "lievi_version", c.lievi_version, path, "/");
+  write_string_attribute(file.get(), "model", c.model, path, "/");
+  write_string_attribute(file.get(), "scenario_name", c.name, path, "/");
+  write_string_attribute(file.get(), "checksum", c.checksum, path, "/");
+  write_bytes(file.get(), path, "/scenario", c.scenario);
+  write_bytes(file.get(), path, "/source", c.source);
+  write_bytes(file.get(), path, "/given_keys", c.given_keys);
+  write_array(file.get(), path, "/step", H5T_STD_I64LE, H5T_NATIVE_LLONG, &c.step, 1);
+  write_array(file.get(), path, "/t", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &c.t, 1);
+  write_bytes(file.get(), path, "/names/reals", name_list(c.reals));
+  write_bytes(file.get(), path, "/names/integers", name_list(c.integers));
+  for (const auto& [name, v] : c.reals)
+    write_array(file.get(), path, "/reals/" + name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v.data(), v.size());
+  for (const auto& [name, v] : c.integers)
+    write_array(file.get(), path, "/integers/" + name, H5T_STD_I64LE, H5T_NATIVE_LLONG, v.data(), v.size());
+  check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), path, "", "H5Fflush");
+  check(file.reset(), path, "", "H5Fclose");
+}
+
+CheckpointData checkpoint_read(const std::filesystem::path& path) {
+  CheckpointData c;
+  H5Id file = open_read(path);
+  auto attribute = [&](const char* name) {
+    const std::string ctx = std::string("/ (attribute ") + name + ")";
+    H5Id attr = open_attribute(file.get(), path, "/", name, ctx);
+    H5Id type = check_id(H5Aget_type(attr.get()), H5Tclose, path, ctx, "H5Aget_type");
+    if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) != 0)
+      throw std::runtime_error("checkpoint " + path.string() + ": " + ctx + " is not a fixed-length string");
+    std::string out(H5Tget_size(type.get()), '\0');
+    check(H5Aread(attr.get(), type.get(), out.data()), path, ctx, "H5Aread");
+    while (!out.empty() && out.back() == '\0') out.pop_back();
+    return out;
+  };
+  if (attribute("format") != "lievi checkpoint")
+    throw std::runtime_error("checkpoint " + path.string() + ": not a lievi checkpoint (attribute format)");
+  c.format_version = std::stoll(attribute("format_version"));
+  c.lievi_version = attribute("lievi_version");
+  c.model = attribute("model");
+  c.name = attribute("scenario_name");
+  c.checksum = attribute("checksum");
+  if (c.format_version != kCheckpointFormatVersion) return c;  // the caller says what differs
+  c.scenario = read_bytes(file.get(), path, "/scenario");
+  c.source = read_bytes(file.get(), path, "/source");
+  c.given_keys = read_bytes(file.get(), path, "/given_keys");
+  const auto step = read_numbers<long long>(file.get(), path, "/step", H5T_NATIVE_LLONG);
+  const auto t = read_numbers<double>(file.get(), path, "/t", H5T_NATIVE_DOUBLE);
+  if (step.size() != 1 || t.size() != 1)
+    throw std::runtime_error("checkpoint " + path.string() + ": /step and /t must hold one value each");
+  c.step = step[0];
+  c.t = t[0];
+  for (const std::string& name : split_lines(read_bytes(file.get(), path, "/names/reals")))
+    c.reals[name] = read_numbers<double>(file.get(), path, "/reals/" + name, H5T_NATIVE_DOUBLE);
+  for (const std::string& name : split_lines(read_bytes(file.get(), path, "/names/integers")))
+    c.integers[name] = read_numbers<long long>(file.get(), path, "/integers/" + name, H5T_NATIVE_LLONG);
+  return c;
+}
+
 }  // namespace
 }  // namespace lievi::io
 
 extern "C" __attribute__((visibility("default"))) const lievi::io::detail::H5Backend* lievi_hdf5_backend() {
   namespace io = lievi::io;
   static const io::detail::H5Backend backend{io::detail::kH5BackendAbi, lievi::version, &io::create,
-                                             &io::read_dataset, &io::read_attribute, &io::read_string_attribute};
+                                             &io::read_dataset, &io::read_attribute, &io::read_string_attribute,
+                                             &io::checkpoint_write, &io::checkpoint_read};
   return &backend;
 }

@@ -3,6 +3,7 @@
 /// point throws, and runs that ask for fields.h5 report it (docs/outputs.md).
 #include <stdexcept>
 
+#include "fields_h5_backend.hpp"
 #include "lievi/io/fields_h5.hpp"
 
 namespace lievi::io {
@@ -27,5 +28,7 @@ double read_h5_attribute(const std::filesystem::path&, const std::string&, const
 std::string read_h5_string_attribute(const std::filesystem::path&, const std::string&, const std::string&) {
   no_hdf5();
 }
+void detail::h5_write_checkpoint(const std::filesystem::path&, const CheckpointData&) { no_hdf5(); }
+CheckpointData detail::h5_read_checkpoint(const std::filesystem::path&) { no_hdf5(); }
 
 }  // namespace lievi::io

@@ -230,6 +230,21 @@ Key<C> every_key(std::string doc = "write a row of series.csv every `every` step
   return integer_key<C>("output.every", &C::every, 1, limits::kMaxSteps).unit("steps").doc(std::move(doc));
 }
 
+/// output.checkpoint_every and output.checkpoint_wall: checkpoint.h5 every so many steps and/or seconds of
+/// wall time (0: never by that rule; either set: also one at the last step), for `lievi resume`.
+template <class C>
+std::vector<Key<C>> checkpoint_keys() {
+  std::vector<Key<C>> k;
+  k.push_back(integer_key<C>("output.checkpoint_every", &C::checkpoint_every, 0, limits::kMaxSteps)
+                  .unit("steps")
+                  .doc("write checkpoint.h5 every so many steps (0: not by steps); with either checkpoint key set the "
+                       "run writes in place in its folder and `lievi resume` continues it bit for bit"));
+  k.push_back(number_key<C>("output.checkpoint_wall", &C::checkpoint_wall, NumberCheck::nonnegative)
+                  .unit("s")
+                  .doc("write checkpoint.h5 when this much wall time has passed since the last one (0: not by time)"));
+  return k;
+}
+
 /// output.fields_every of a field model: a snapshot every `fields_every` steps; when not given, every raised
 /// to at most 1000 snapshots (build::default_fields_every).
 template <class C>

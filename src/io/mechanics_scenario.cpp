@@ -249,6 +249,7 @@ const detail::KeyTable<LagrangianConfig>& table() {
                     .doc("largest |g(q)| = |(|q|^2 - l^2)/2| after a step before the run stops (spherical_pendulum)")
                     .when(constrained, no_constraints));
     k.push_back(detail::every_key<C>());
+    for (auto& c : detail::checkpoint_keys<C>()) k.push_back(std::move(c));
     k.push_back(detail::boolean_key<C>("output.plots", &C::plots).doc("make the PNG plots (python3 + matplotlib)"));
     return detail::KeyTable<C>(std::move(k));
   }();

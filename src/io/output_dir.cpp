@@ -76,7 +76,9 @@ std::vector<std::string> entries_below(const fs::path& dir, std::error_code& ec)
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     const std::string rel = it->path().lexically_relative(dir).generic_string();
-    if (rel != output_marker) v.push_back(rel);
+    // the marker itself, and the transient files lievi renames into place (a kill can leave them behind)
+    if (rel != output_marker && rel != std::string(output_marker) + ".tmp" && rel != "checkpoint.h5.tmp")
+      v.push_back(rel);
   }
   std::sort(v.begin(), v.end());
   return v;
@@ -127,9 +129,12 @@ void write_output_marker(const fs::path& dir, const std::string& state, const st
   j["time"] = utc_now();
   if (!signal.empty()) j["signal"] = signal;
   j["entries"] = entries_below(dir, ec);
-  std::ofstream out(dir / output_marker, std::ios::binary);
+  // written aside and renamed, so that a kill never leaves a half-written marker
+  const fs::path tmp = dir / (std::string(output_marker) + ".tmp");
+  std::ofstream out(tmp, std::ios::binary);
   out << j.dump(1) << "\n";
   out.close();
+  if (out && !ec) fs::rename(tmp, dir / output_marker, ec);
   if (!out || ec)
     throw fs::filesystem_error("cannot write the output marker", dir / output_marker,
                                ec ? ec : std::make_error_code(std::errc::io_error));
@@ -137,6 +142,15 @@ void write_output_marker(const fs::path& dir, const std::string& state, const st
 
 std::string keep_partial_output(const fs::path& tmp, const fs::path& dir, const std::string& signal) {
   std::error_code ec;
+  if (tmp == dir) {  // a run written in place (checkpoints): the folder stays, resumable from its checkpoint
+    try {
+      write_output_marker(dir, "interrupted", signal);
+    } catch (const std::exception&) {
+    }
+    return "the outputs so far are in '" + dir.string() + "'" +
+           (fs::exists(dir / "checkpoint.h5", ec) ? "; continue with: lievi resume " + dir.string()
+                                                  : " (no checkpoint was written yet)");
+  }
   const fs::path partial = dir.string() + ".partial";
   auto drop = [&](const std::string& why) {
     fs::remove_all(tmp, ec);
@@ -232,8 +246,79 @@ OutputDir::OutputDir(fs::path dir_in, bool force) : force_(force) {
   }
 }
 
+OutputDir OutputDir::in_place(fs::path dir_in, bool force) {
+  check_output_dir(dir_in, force);
+  OutputDir d;
+  d.force_ = force;
+  d.in_place_ = true;
+  d.dir_ = normalised(dir_in);
+  const auto registry = interrupt::lock();
+  std::error_code ec;
+  try {
+    if (fs::exists(fs::symlink_status(d.dir_, ec)) && !fs::is_empty(d.dir_, ec)) {
+      // forced and replaceable (check_output_dir): moved aside now, removed once the new run is complete
+      d.old_ = sibling(d.dir_, ".old-");
+      fs::remove_all(d.old_);
+      fs::rename(d.dir_, d.old_);
+    }
+    fs::create_directories(d.dir_);
+  } catch (const fs::filesystem_error& e) {
+    throw invalid_argument("--out", "",
+                           "'" + shorten(dir_in.string()) + "': cannot create '" + shorten(e.path1().string()) +
+                               "' (" + e.code().message() + ")");
+  }
+  d.tmp_ = d.dir_;
+  write_output_marker(d.dir_, "running");
+  interrupt::set_pending_output(d.tmp_, d.dir_);
+  return d;
+}
+
+OutputDir OutputDir::reopen(fs::path dir_in) {
+  OutputDir d;
+  d.in_place_ = true;
+  d.dir_ = normalised(dir_in);
+  if (const auto why = why_not_replaceable(d.dir_))
+    throw invalid_argument(dir_in.string(), "", "not a lievi output folder to resume: it " + *why);
+  const auto registry = interrupt::lock();
+  d.tmp_ = d.dir_;
+  write_output_marker(d.dir_, "running");
+  interrupt::set_pending_output(d.tmp_, d.dir_);
+  return d;
+}
+
+OutputDir::OutputDir(OutputDir&& o) noexcept
+    : dir_(std::move(o.dir_)), tmp_(std::move(o.tmp_)), old_(std::move(o.old_)), force_(o.force_),
+      committed_(o.committed_), in_place_(o.in_place_) {
+  o.tmp_.clear();
+  o.committed_ = true;
+}
+
+void OutputDir::mark_running() const {
+  if (in_place_) write_output_marker(dir_, "running");
+}
+
+void OutputDir::keep_for_resume() {
+  if (!in_place_) return;
+  const auto registry = interrupt::lock();
+  write_output_marker(dir_, "stopped");
+  committed_ = true;
+  interrupt::clear_pending_output(tmp_, true);
+  std::error_code ec;
+  if (!old_.empty()) fs::remove_all(old_, ec);
+}
+
 OutputDir::~OutputDir() {
   const auto registry = interrupt::lock();  // waits forever if a signal is being handled: the watcher ends it
+  if (in_place_) {
+    if (!committed_ && !tmp_.empty()) {  // stopped by an error: the folder stays, resumable from its checkpoint
+      try {
+        write_output_marker(dir_, "interrupted");
+      } catch (const std::exception&) {
+      }
+      interrupt::clear_pending_output(tmp_, false);
+    }
+    return;
+  }
   if (!committed_ && !tmp_.empty()) {
     std::error_code ec;
     fs::remove_all(tmp_, ec);
@@ -242,6 +327,15 @@ OutputDir::~OutputDir() {
 }
 
 void OutputDir::commit() {
+  if (in_place_) {
+    const auto registry = interrupt::lock();
+    write_output_marker(dir_, "written");
+    committed_ = true;
+    interrupt::clear_pending_output(tmp_, true);
+    std::error_code ec;
+    if (!old_.empty()) fs::remove_all(old_, ec);
+    return;
+  }
   write_output_marker(tmp_, "written");
   const auto registry = interrupt::lock();  // a signal now waits until the folder is final
   std::error_code ec;

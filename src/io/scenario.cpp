@@ -321,6 +321,7 @@ const detail::KeyTable<RigidBodyConfig>& table() {
     k.push_back(detail::number_key<C>("integrator.atol", &C::atol, detail::NumberCheck::positive)
                     .doc("absolute tolerance (adaptive methods)"));
     k.push_back(detail::every_key<C>());
+    for (auto& c : detail::checkpoint_keys<C>()) k.push_back(std::move(c));
     k.push_back(detail::boolean_key<C>("output.plots", &C::plots)
                     .doc("make casimir_energy.png and trajectory.png (python3 + matplotlib)"));
     return detail::KeyTable<C>(std::move(k));

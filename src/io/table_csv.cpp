@@ -2,6 +2,10 @@
 /// @brief Numeric CSV tables: shortest round-trip text (std::to_chars) out, std::from_chars in.
 #include "lievi/io/table_csv.hpp"
 
+#include <unistd.h>
+
+#include "lievi/io/checkpoint.hpp"
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -51,6 +55,29 @@ TableCsvWriter::TableCsvWriter(const std::filesystem::path& path, std::vector<st
     buf_ += columns_[c];
   }
   buf_ += '\n';
+  bytes_ = static_cast<long long>(buf_.size());
+}
+
+TableCsvWriter::TableCsvWriter(const std::filesystem::path& path, std::vector<std::string> columns, Resume)
+    : path_(path), columns_(std::move(columns)) {
+  buf_.reserve(kFlushBytes + 64 * 1024);
+}
+
+void TableCsvWriter::checkpoint(StateIO& a) {
+  if (!a.restoring()) {
+    flush();
+    if (f_ && (std::fflush(f_) != 0 || ::fsync(::fileno(f_)) != 0))
+      throw std::runtime_error("writing " + path_.string() + " failed: " + std::strerror(errno));
+  }
+  long long rows = static_cast<long long>(rows_);
+  a("bytes", bytes_);
+  a("rows", rows);
+  if (a.restoring()) {
+    rows_ = static_cast<std::size_t>(rows);
+    truncate_output(path_, bytes_);
+    f_ = std::fopen(path_.c_str(), "ab");
+    if (!f_) throw std::runtime_error("cannot open " + path_.string() + ": " + std::strerror(errno));
+  }
 }
 
 TableCsvWriter::~TableCsvWriter() {
@@ -66,11 +93,13 @@ void TableCsvWriter::row(std::span<const double> values) {
     throw std::runtime_error("table " + path_.string() + ": row " + std::to_string(rows_ + 1) + " has " +
                              std::to_string(values.size()) + " values, expected " +
                              std::to_string(columns_.size()));
+  const std::size_t before = buf_.size();
   for (std::size_t c = 0; c < values.size(); ++c) {
     if (c) buf_ += ',';
     append_number(buf_, values[c]);
   }
   buf_ += '\n';
+  bytes_ += static_cast<long long>(buf_.size() - before);
   ++rows_;
   if (buf_.size() >= kFlushBytes) flush();
 }

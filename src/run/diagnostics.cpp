@@ -31,6 +31,15 @@ void RigidBodyDiagnostics::step(long long, double, const models::RigidBodyState&
       std::max(orth_err_max, (x.R.transpose() * x.R - models::Mat3::Identity()).cwiseAbs().maxCoeff());
 }
 
+void RigidBodyDiagnostics::checkpoint(StateIO& a) {
+  a("casimir_max_rel_drift", casimir_max_rel_drift);
+  a("energy_max_step_increase", energy_max_step_increase);
+  a("momentum_max_drift", momentum_max_drift);
+  a("orth_err_max", orth_err_max);
+  a("H_prev", H_prev_);
+  a("first_step", first_step_);
+}
+
 std::vector<std::pair<std::string, double>> RigidBodyDiagnostics::values() const {
   return {{"casimir_max_rel_drift", casimir_max_rel_drift},
           {"energy_max_step_increase", energy_max_step_increase},

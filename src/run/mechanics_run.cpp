@@ -3,6 +3,7 @@
 /// SHAKE/RATTLE for the constrained system, or the RK4 comparator), series.csv, summary.json, plots.
 #include "lievi/run/mechanics_run.hpp"
 #include "lievi/run/mechanics_sim.hpp"
+#include "lievi/run/checkpoint.hpp"
 
 #include <Eigen/LU>
 
@@ -11,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <variant>
 
@@ -234,13 +236,23 @@ struct SystemStepper {
   }
 };
 
+/// Checkpoints of a lagrangian run: where they go, where the run resumes from, and the outputs' own state
+/// (series.csv's length) for them.
+struct MechanicsCheckpoints {
+  Checkpointer* checkpoints = nullptr;
+  const ResumeFrom* resume = nullptr;
+  std::function<void(StateIO&)> outputs;
+};
+
 template <class M>
-MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, const Sink& sink, Progress progress) {
+MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, const Sink& sink, Progress progress,
+                                    const MechanicsCheckpoints& plan = {}) {
   using St = SystemStepper<M>;
   constexpr int n = M::dim;
   constexpr bool constrained = St::constrained;
   constexpr bool symmetric = St::symmetric;
   using V = del::Vec<n>;
+  using Values = typename St::Values;
   MechanicsRunResult r;
   St st(s, m, &r.notes);
   del::DelState<n>& x = st.x;
@@ -248,22 +260,21 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
   r.q_start = to_std<n>(x.q);
   r.qdot_start = to_std<n>(v);
 
-  const typename St::Values start = st.values();
+  const Values start = st.values();
   const double E0 = start.E;
   const double escale = E0 != 0.0 ? std::abs(E0) : 1.0;
   const double J0 = symmetric ? start.J : 0.0;
   r.energy_initial = E0;
   double emax = 0.0, jmax = 0.0, gmax = 0.0, hmax = 0.0;
   Row row;
-  // The reported values of level k, computed after every step: a non-finite one is a numerical failure;
-  // `bad_value` names it, and the level is neither written nor counted in the diagnostics (the run stops at
-  // the previous one).
-  std::string bad_value;
-  auto level = [&](double t, int iterations, bool write) {
-    const typename St::Values val = st.values();
+  // The reported values of a level: a non-finite one is a numerical failure (bad_value names it).
+  auto values = [&](Values& val) {
+    val = st.values();
+    return St::bad_value(val, (val.E - E0) / escale);
+  };
+  // Level k with its (finite) values: the diagnostics, and the row when `write`.
+  auto level = [&](double t, const Values& val, int iterations, bool write) {
     const double E = val.E, err = (E - E0) / escale;
-    bad_value = St::bad_value(val, err);
-    if (!bad_value.empty()) return;
     emax = std::max(emax, std::abs(err));
     if constexpr (symmetric) jmax = std::max(jmax, std::abs(val.J - J0));
     if constexpr (constrained) gmax = std::max(gmax, val.g), hmax = std::max(hmax, val.hidden);
@@ -284,12 +295,48 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
   };
 
   const long long N = s.steps;
-  ProgressLine line(N, s.t_end, progress == Progress::automatic);
-  const auto t0 = Clock::now();
-  level(0.0, 0, true);
   long long last_output = 0;
   int last_iterations = 0;
+  // Everything the next step and the outputs read (run/checkpoint.hpp): saved after step k is accepted and
+  // before level k's diagnostics and row; last_iterations is then step k's count.
+  auto state = [&](StateIO& a) {
+    a("x/q", x.q);
+    a("x/p", x.p);
+    a("x/v", v);
+    a("diagnostics/emax", emax);
+    a("diagnostics/jmax", jmax);
+    a("diagnostics/gmax", gmax);
+    a("diagnostics/hmax", hmax);
+    a("run/energy_final", r.energy_final);
+    a("run/newton_total", r.newton.total);
+    a("run/newton_max", r.newton.max);
+    a("run/rows", r.rows);
+    a("run/last_output", last_output);
+    a("run/last_iterations", last_iterations);
+    if (plan.outputs) {
+      StateIO::Scope scope(a, "outputs");
+      plan.outputs(a);
+    }
+  };
+  auto is_output = [&](long long k) { return k % s.every == 0 || k == N; };
+
+  ProgressLine line(N, s.t_end, progress == Progress::automatic);
+  const auto t0 = Clock::now();
   long long k = 1;
+  Values val;
+  if (plan.resume) {
+    io::CheckpointLoader loader(plan.resume->data, plan.resume->file);
+    state(loader);
+    const long long k0 = plan.resume->data.step;
+    x.t = s.time_at(k0);
+    if (const std::string bad = values(val); !bad.empty())
+      throw invalid_argument(plan.resume->file.string(), "", "the checkpoint's state has " + bad);
+    level(x.t, val, last_iterations, is_output(k0));
+    if (is_output(k0)) last_output = k0;
+    k = k0 + 1;
+  } else {
+    level(0.0, start, 0, true);
+  }
   for (; k <= N; ++k) {
     const del::DelState<n> x_prev = x;
     const V v_prev = v;
@@ -297,11 +344,9 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
     std::string message = st.advance(k, res);
     r.newton.total += res.iterations;
     r.newton.max = std::max(r.newton.max, res.iterations);
-    const bool out = k % s.every == 0 || k == N;
-    if (message.empty()) {
-      level(x.t, res.iterations, out);
-      if (!bad_value.empty()) message = "non-finite value after the step: " + bad_value + " (overflow)";
-    }
+    if (message.empty())
+      if (const std::string bad = values(val); !bad.empty())
+        message = "non-finite value after the step: " + bad + " (overflow)";
     if (!message.empty()) {
       RunFailure f;
       f.step = k;
@@ -315,16 +360,24 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
       break;
     }
     last_iterations = res.iterations;
+    if (plan.checkpoints && plan.checkpoints->due(k)) {
+      plan.checkpoints->write(k, x.t, state);
+      if (plan.checkpoints->stops_at(k)) {  // level k is emitted by the resumed run
+        r.stopped = true;
+        break;
+      }
+    }
+    const bool out = is_output(k);
+    level(x.t, val, res.iterations, out);
     if (out) last_output = k;
     line.update(k, x.t);
   }
-  r.steps = k - 1;
-  r.complete = !r.failure.has_value();
+  r.steps = r.stopped ? k : k - 1;
+  r.complete = !r.failure.has_value() && !r.stopped;
   r.t_final = s.time_at(r.steps);
-  if (!r.complete && last_output != r.steps) {
+  if (r.failure && last_output != r.steps) {
     x.t = r.t_final;
-    bad_value.clear();
-    level(r.t_final, last_iterations, true);  // the last good level as the final row
+    if (values(val).empty()) level(r.t_final, val, last_iterations, true);  // the last good level as the final row
   }
   r.integrate_s = seconds(Clock::now() - t0);
   line.finish();
@@ -429,17 +482,40 @@ MechanicsRunResult integrate_mechanics(const io::MechanicsScenario& s, std::vect
 
 fs::path default_output_dir(const io::MechanicsScenario& s) { return fs::path("runs") / s.name; }
 
-MechanicsRunResult run_mechanics(const io::MechanicsScenario& s, const fs::path& out_dir, const RunOptions& options) {
+MechanicsRunResult run_mechanics(const io::MechanicsScenario& s, const fs::path& out_dir, const RunOptions& options,
+                                 const ResumeFrom* resume) {
   const auto t0 = Clock::now();
-  io::check_output_dir(out_dir, options.force);
+  if (!resume) io::check_output_dir(out_dir, options.force);
   check_mechanics(s);
-  io::OutputDir dir(out_dir, options.force);
+  io::OutputDir dir = resume ? io::OutputDir::reopen(out_dir)
+                      : s.checkpoints() || options.stop_at > 0 ? io::OutputDir::in_place(out_dir, options.force)
+                                        : io::OutputDir(out_dir, options.force);
   MechanicsRunResult r;
   {
-    io::TableCsvWriter csv(dir.tmp() / "series.csv", mechanics_series_columns(s));
-    const Sink sink = [&](const Row& row) { csv.row(row); };
-    r = with_system(s, [&](const auto& m) { return integrate_system(s, m, sink, options.progress); });
-    csv.close();
+    std::optional<io::TableCsvWriter> csv;
+    if (resume)
+      csv.emplace(dir.tmp() / "series.csv", mechanics_series_columns(s), io::TableCsvWriter::Resume{});
+    else
+      csv.emplace(dir.tmp() / "series.csv", mechanics_series_columns(s));
+    dir.mark_running();
+    const Sink sink = [&](const Row& row) { csv->row(row); };
+    std::optional<Checkpointer> checkpoints;
+    if (s.checkpoints() || options.stop_at > 0 || resume) {  // a resumed run checkpoints its last step
+      checkpoints.emplace(dir.tmp(), s, io::to_toml(s));
+      checkpoints->stop_at(options.stop_at);
+    }
+    MechanicsCheckpoints plan{checkpoints ? &*checkpoints : nullptr, resume, [&](StateIO& a) {
+                                StateIO::Scope scope(a, "series");
+                                csv->checkpoint(a);
+                              }};
+    r = with_system(s, [&](const auto& m) { return integrate_system(s, m, sink, options.progress, plan); });
+    csv->close();
+  }
+  if (r.stopped) {
+    r.out_dir = out_dir;
+    dir.keep_for_resume();
+    r.total_s = seconds(Clock::now() - t0);
+    return r;
   }
   const auto pre = io::ignored_key_notes(s);
   r.notes.insert(r.notes.begin(), pre.begin(), pre.end());

@@ -5,10 +5,14 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <algorithm>
+#include <type_traits>
+#include <utility>
 #include <variant>
 
 #include "lievi/core/error.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
+#include "lievi/io/checkpoint.hpp"
 #include "lievi/io/mechanics_scenario.hpp"
 #include "lievi/run/beam_run.hpp"
 #include "lievi/run/mechanics_run.hpp"
@@ -55,7 +59,7 @@ const char* yes(bool b) { return b ? "yes" : "no"; }
 
 ModelType rigid_body() {
   using S = io::RigidBodyScenario;
-  return {"rigid_body", io::rigid_body_schema,
+  ModelType t{"rigid_body", io::rigid_body_schema,
           [](const io::AnyScenario& s) { (void)prepare_rigid_body(std::get<S>(s)); },
           [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
           [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
@@ -77,6 +81,15 @@ ModelType rigid_body() {
             for (const auto& x : integrators::rigid_body_retractions()) r += (r.empty() ? "" : ", ") + x;
             return t + "\nretractions (integrator.retraction, DDB family): " + r + "\n";
           }};
+  t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
+    const S& s = std::get<S>(any);
+    const RunResult r = run_rigid_body(s, dir, options, &from);
+    RunOutcome o = outcome_of(r);
+    o.what = format("%lld steps of %s%s (resumed at step %lld)", r.steps, config::id(s.method),
+                    r.retraction.empty() ? "" : (" (" + r.retraction + ")").c_str(), from.data.step);
+    return o;
+  };
+  return t;
 }
 
 ModelType wave() {
@@ -142,7 +155,7 @@ ModelType beam() {
 
 ModelType lagrangian() {
   using S = io::MechanicsScenario;
-  return {"lagrangian", io::mechanics_schema, [](const io::AnyScenario& s) { check_mechanics(std::get<S>(s)); },
+  ModelType t{"lagrangian", io::mechanics_schema, [](const io::AnyScenario& s) { check_mechanics(std::get<S>(s)); },
           [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
           [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
             refuse_paths(paths, "the lagrangian model");
@@ -165,6 +178,16 @@ ModelType lagrangian() {
                           yes(m.symplectic), yes(m.constraints), m.summary);
             return t;
           }};
+  t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
+    const S& s = std::get<S>(any);
+    const MechanicsRunResult r = run_mechanics(s, dir, options, &from);
+    RunOutcome o = outcome_of(r);
+    o.what = format("%lld steps of %s on %s (n = %d, resumed at step %lld)", r.steps, config::id(s.method),
+                    config::id(s.system), s.dim(), from.data.step);
+    o.notes_first = true;
+    return o;
+  };
+  return t;
 }
 
 }  // namespace
@@ -179,6 +202,88 @@ const ModelType& model_of(const io::AnyScenario& s) {
   for (const auto& m : model_registry())
     if (m.name == type) return m;
   throw std::logic_error("a scenario type without a registry entry");
+}
+
+namespace {
+
+std::vector<io::ResolvedEntry> entries_of(const io::AnyScenario& s) {
+  return std::visit([](const auto& x) { return io::resolved_entries(x); }, s);
+}
+
+std::string value_text(const io::ScenarioValue& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::string>) return "\"" + x + "\"";
+        else if constexpr (std::is_same_v<T, double>) return io::format_number(x);
+        else if constexpr (std::is_same_v<T, long long>) return std::to_string(x);
+        else if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
+        else return "[...]";
+      },
+      v);
+}
+
+}  // namespace
+
+RunOutcome resume_run(const fs::path& dir, const std::vector<std::string>& overrides, const RunOptions& options,
+                      std::string* scenario_name) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw invalid_argument(dir.string(), "", "no such folder: lievi resume takes the output folder of a run");
+  const fs::path file = dir / io::checkpoint_file;
+  ResumeFrom from{io::read_checkpoint(file), file};
+  const std::string label = file.string();
+  const io::AnyScenario base = io::parse_any_scenario(from.data.scenario, label, from.data.name);
+  io::AnyScenario s = overrides.empty() ? base : io::parse_any_scenario(from.data.scenario, label, from.data.name, overrides);
+  // The resolved text gives every key; the run's notes and summary name the keys its file and --set gave.
+  std::visit(
+      [&](auto& x) {
+        const std::vector<std::string> now = std::move(x.given_keys);
+        x.given_keys.clear();
+        std::string line;
+        for (const char c : from.data.given_keys)
+          if (c == '\n') x.given_keys.push_back(std::exchange(line, {}));
+          else line += c;
+        for (const std::string& o : overrides) {  // the overrides' keys: "key=value"
+          const std::string key = o.substr(0, o.find('='));
+          if (std::find(now.begin(), now.end(), key) != now.end()) x.given_keys.push_back(key);
+        }
+        std::sort(x.given_keys.begin(), x.given_keys.end());
+        x.given_keys.erase(std::unique(x.given_keys.begin(), x.given_keys.end()), x.given_keys.end());
+        x.source = from.data.source;
+      },
+      s);
+  if (scenario_name) *scenario_name = from.data.name;
+  // Only t_end may change (a longer run); anything else would not continue the same run.
+  const auto a = entries_of(base), b = entries_of(s);
+  std::vector<InputIssue> issues;
+  for (const auto& eb : b) {
+    const auto it = std::find_if(a.begin(), a.end(), [&](const io::ResolvedEntry& ea) { return ea.key == eb.key; });
+    const bool same = it != a.end() && it->value == eb.value;
+    if (same || eb.key == "integrator.t_end" || eb.key == "integrator.steps") continue;
+    issues.push_back({"--set", eb.key,
+                      "value " + value_text(eb.value) + " differs from the checkpoint's " +
+                          (it == a.end() ? std::string("(absent)") : value_text(it->value)) +
+                          ": a resumed run keeps its scenario; only integrator.t_end may change (to extend it)"});
+  }
+  if (!issues.empty()) throw invalid_argument(std::move(issues));
+  const double t_end = std::visit([](const auto& x) { return x.t_end; }, s);
+  const long long steps = std::visit([](const auto& x) { return x.steps; }, s);
+  if (steps < from.data.step)
+    throw invalid_argument("--set", "integrator.t_end",
+                           "value " + io::format_number(t_end) + " is before the checkpoint's t = " +
+                               io::format_number(from.data.t) + " (step " + std::to_string(from.data.step) +
+                               "): a resumed run can only go on");
+  if (options.stop_at > 0 && (options.stop_at <= from.data.step || options.stop_at >= steps))
+    throw invalid_argument("--stop-at", "",
+                           "value " + std::to_string(options.stop_at) + " not allowed: the run goes on from step " +
+                               std::to_string(from.data.step) + " to step " + std::to_string(steps) +
+                               "; stop at a step between them");
+  const ModelType& m = model_of(s);
+  if (!m.resume)
+    throw invalid_argument(file.string(), "", "the model type '" + m.name + "' cannot be resumed yet");
+  m.check(s);
+  return m.resume(s, from, dir, options);
 }
 
 }  // namespace lievi::run

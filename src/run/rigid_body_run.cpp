@@ -11,6 +11,7 @@
 
 #include "lievi/core/error.hpp"
 #include "lievi/io/output_dir.hpp"
+#include "lievi/run/checkpoint.hpp"
 #include "lievi/run/rigid_body_series.hpp"
 #include "lievi/run/rigid_body_summary.hpp"
 #include "lievi/run/diagnostics.hpp"
@@ -127,6 +128,7 @@ class StepCheck {
                  : smaller_dt_hint(s);
     return f;
   }
+  void checkpoint(StateIO& a) { a("H_min", H_min_); }
 
  private:
   const io::RigidBodyScenario& s_;
@@ -138,7 +140,8 @@ class StepCheck {
 }  // namespace
 
 RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBodyRun& p,
-                               std::span<RigidBodyObserver* const> observers, Progress progress) {
+                               std::span<RigidBodyObserver* const> observers, Progress progress,
+                               const CheckpointPlan& plan) {
   RunResult r;
   r.traits = integrators::rigid_body_method_traits(s.method_options());
   r.retraction = p.stepper->retraction();
@@ -151,13 +154,56 @@ RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBody
   long long last_output = 0;
   Clock::duration in_output{0};
 
+  // Everything the next step and the outputs read, for checkpoints (run/checkpoint.hpp): saved after step k
+  // is accepted and before level k's observers run; restored in the same place.
+  auto state = [&](StateIO& a) {
+    a("x/M", x.M);
+    a("x/R", x.R);
+    {
+      StateIO::Scope scope(a, "stepper");
+      p.stepper->checkpoint(a);
+    }
+    {
+      StateIO::Scope scope(a, "check");
+      check.checkpoint(a);
+    }
+    for (std::size_t i = 0; i < observers.size(); ++i) {
+      StateIO::Scope scope(a, "observer" + std::to_string(i));
+      observers[i]->checkpoint(a);
+    }
+    a("run/newton_total", r.newton.total);
+    a("run/newton_max", r.newton.max);
+    a("run/rows", r.rows);
+    a("run/last_output", last_output);
+  };
+  // Level k's observers and outputs.
+  auto emit = [&](long long k, double t_k) {
+    for (auto* o : observers) o->step(k, t_k, x);
+    if (k % every == 0 || k == N) {
+      const auto t_out = Clock::now();
+      for (auto* o : observers) o->output(k, t_k, x);
+      ++r.rows;
+      last_output = k;
+      in_output += Clock::now() - t_out;
+    }
+  };
+
   ProgressLine line(N, s.t_end, progress == Progress::automatic);
   const auto t0 = Clock::now();
   for (auto* o : observers) o->begin(p.model, x);
-  for (auto* o : observers) o->output(0, 0.0, x);
-  r.rows = 1;
-
   long long k = 1;
+  if (plan.resume) {
+    io::CheckpointLoader loader(plan.resume->data, plan.resume->file);
+    state(loader);
+    const long long n = plan.resume->data.step;
+    x_prev = x;
+    emit(n, s.time_at(n));
+    k = n + 1;
+  } else {
+    for (auto* o : observers) o->output(0, 0.0, x);
+    r.rows = 1;
+  }
+
   for (; k <= N; ++k) {
     const StepResult res = p.stepper->step(x, h);
     r.newton.total += res.iterations;
@@ -168,22 +214,22 @@ RunResult integrate_rigid_body(const io::RigidBodyScenario& s, PreparedRigidBody
       break;
     }
     const double t_k = s.time_at(k);
-    for (auto* o : observers) o->step(k, t_k, x);
-    if (k % every == 0 || k == N) {
-      const auto t_out = Clock::now();
-      for (auto* o : observers) o->output(k, t_k, x);
-      ++r.rows;
-      last_output = k;
-      in_output += Clock::now() - t_out;
+    if (plan.checkpoints && plan.checkpoints->due(k)) {
+      plan.checkpoints->write(k, t_k, state);
+      if (plan.checkpoints->stops_at(k)) {  // level k is emitted by the resumed run
+        r.stopped = true;
+        break;
+      }
     }
+    emit(k, t_k);
     x_prev = x;
     line.update(k, t_k);
   }
-  r.steps = k - 1;
-  r.complete = !r.failure.has_value();
+  r.steps = r.stopped ? k : k - 1;
+  r.complete = !r.failure.has_value() && !r.stopped;
   r.t_final = s.time_at(r.steps);
   r.final_state = x;
-  if (!r.complete && last_output != r.steps) {
+  if (r.failure && last_output != r.steps) {
     // Keep the last good step as the final row even if it was not an output time.
     for (auto* o : observers) o->output(r.steps, r.t_final, x);
     ++r.rows;
@@ -205,21 +251,39 @@ std::filesystem::path default_output_dir(const io::RigidBodyScenario& s) {
 }
 
 RunResult run_rigid_body(const io::RigidBodyScenario& s, const std::filesystem::path& out_dir,
-                         const RunOptions& options) {
+                         const RunOptions& options, const ResumeFrom* resume) {
   const auto t0 = Clock::now();
   // Everything that can be bad input is checked before the first file is created.
-  io::check_output_dir(out_dir, options.force);
+  if (!resume) io::check_output_dir(out_dir, options.force);
   PreparedRigidBodyRun p = prepare_rigid_body(s);
 
-  io::OutputDir dir(out_dir, options.force);
+  io::OutputDir dir = resume ? io::OutputDir::reopen(out_dir)
+                      : s.checkpoints() || options.stop_at > 0 ? io::OutputDir::in_place(out_dir, options.force)
+                                        : io::OutputDir(out_dir, options.force);
   RunResult r;
   {
-    run::SeriesCsvWriter csv(dir.tmp() / "series.csv");
+    std::optional<run::SeriesCsvWriter> csv;
+    if (resume)
+      csv.emplace(dir.tmp() / "series.csv", run::SeriesCsvWriter::Resume{});
+    else
+      csv.emplace(dir.tmp() / "series.csv");
+    dir.mark_running();
     RigidBodyDiagnostics diag;
-    RigidBodyObserver* observers[] = {&csv, &diag};
-    r = integrate_rigid_body(s, p, observers, options.progress);
-    csv.close();
+    RigidBodyObserver* observers[] = {&*csv, &diag};
+    std::optional<Checkpointer> checkpoints;
+    if (s.checkpoints() || options.stop_at > 0 || resume) {  // a resumed run checkpoints its last step
+      checkpoints.emplace(dir.tmp(), s, io::to_toml(s));
+      checkpoints->stop_at(options.stop_at);
+    }
+    r = integrate_rigid_body(s, p, observers, options.progress, {checkpoints ? &*checkpoints : nullptr, resume});
+    csv->close();
     r.diagnostics = diag.values();
+  }
+  r.out_dir = dir.dir();
+  if (r.stopped) {
+    dir.keep_for_resume();
+    r.total_s = seconds(Clock::now() - t0);
+    return r;
   }
   if (s.plots) {
     const std::string title = s.name + ": " + config::id(s.method) +

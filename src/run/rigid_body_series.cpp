@@ -7,7 +7,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include "lievi/lie/so3.hpp"
+#include "lievi/io/checkpoint.hpp"
 
 namespace lievi::run {
 
@@ -17,12 +20,31 @@ RigidBodyRow rigid_body_row(const models::RigidBody& model, double t, const mode
            q.y(), q.z()}};
 }
 
-SeriesCsvWriter::SeriesCsvWriter(const std::filesystem::path& path) {
+SeriesCsvWriter::SeriesCsvWriter(const std::filesystem::path& path) : path_(path) {
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
   buf_.reserve(kFlushBytes + 1024);
   buf_ += rigid_body_series_header;
   buf_ += '\n';
+  bytes_ = static_cast<long long>(buf_.size());
+}
+
+SeriesCsvWriter::SeriesCsvWriter(const std::filesystem::path& path, Resume) : path_(path) {
+  buf_.reserve(kFlushBytes + 1024);
+}
+
+void SeriesCsvWriter::checkpoint(StateIO& a) {
+  if (!a.restoring()) {
+    flush();
+    if (f_ && (std::fflush(f_) != 0 || ::fsync(::fileno(f_)) != 0)) failed_ = true;
+    if (failed_) throw std::runtime_error("writing series.csv failed");
+  }
+  a("bytes", bytes_);
+  if (a.restoring()) {
+    io::truncate_output(path_, bytes_);
+    f_ = std::fopen(path_.c_str(), "ab");
+    if (!f_) throw std::runtime_error("cannot open " + path_.string() + ": " + std::strerror(errno));
+  }
 }
 
 SeriesCsvWriter::~SeriesCsvWriter() {
@@ -43,6 +65,7 @@ void SeriesCsvWriter::output(long long, double t_k, const models::RigidBodyState
   }
   *p++ = '\n';
   buf_.append(line, p);
+  bytes_ += p - line;
   if (buf_.size() >= kFlushBytes) flush();
 }
 

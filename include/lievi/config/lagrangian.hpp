@@ -55,6 +55,9 @@ struct LagrangianConfig {
   // output
   long long every = 1;
   bool plots = true;
+  long long checkpoint_every = 0;  ///< checkpoint.h5 every so many steps (0: not by steps)
+  double checkpoint_wall = 0.0;    ///< checkpoint.h5 after so many seconds of wall time (0: not by time)
+  [[nodiscard]] bool checkpoints() const { return checkpoint_every > 0 || checkpoint_wall > 0.0; }
 
   [[nodiscard]] int dim() const { return dimension(system); }
   [[nodiscard]] bool constrained() const { return system == MechanicalSystem::spherical_pendulum; }

@@ -58,6 +58,9 @@ struct RigidBodyConfig {
   // output
   long long every = 1;  ///< a row of series.csv every `every` steps (first and last rows always)
   bool plots = true;    ///< the PNG plots (python3 + matplotlib)
+  long long checkpoint_every = 0;  ///< checkpoint.h5 every so many steps (0: not by steps)
+  double checkpoint_wall = 0.0;    ///< checkpoint.h5 after so many seconds of wall time (0: not by time)
+  [[nodiscard]] bool checkpoints() const { return checkpoint_every > 0 || checkpoint_wall > 0.0; }
 
   /// The model: RigidBody::general(inertia, K).
   [[nodiscard]] models::RigidBody model() const { return models::RigidBody::general(inertia, K); }

@@ -30,6 +30,7 @@
 #include <type_traits>
 
 #include "lievi/core/error.hpp"
+#include "lievi/core/state_io.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
 #include "lievi/lie/retraction/cayley.hpp"
 #include "lievi/lie/retraction/exp.hpp"
@@ -513,6 +514,13 @@ class DDB {
   bool K_scalar_;           ///< K = alpha Id (the paper's case): phi = alpha (I xi) × xi
   Vec3 c_ = Vec3::Zero();   ///< Kahan residue of M, carried across steps
   Vec3 xi_ = Vec3::Zero();  ///< xi of the last step
+
+ public:
+  /// The carried state (checkpoints): the Kahan residue and the last xi (the next Newton start).
+  void state(StateIO& a) {
+    a("c", c_);
+    a("xi", xi_);
+  }
 };
 
 using DDBCayley = DDB<lie::Cayley<lie::SO3>>;

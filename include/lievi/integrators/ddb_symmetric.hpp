@@ -243,6 +243,23 @@ class DDBSymmetric {
   Vec3 xi_km1_ = Vec3::Zero();   ///< xi_{k-1}
   bool have_xi_ = false;         ///< xi_0 solved
   double h_ = 0.0;               ///< step size of the run
+
+ public:
+  /// The carried state (checkpoints): the recursion state, its Kahan residue, xi_k and xi_{k-1}, the inner
+  /// DDB's own carried state.
+  void state(StateIO& a) {
+    a("s.M", s_.M);
+    a("s.R", s_.R);
+    a("c", c_);
+    a("xi_k", xi_k_);
+    a("xi_km1", xi_km1_);
+    a("have_xi", have_xi_);
+    a("h", h_);
+    StateIO::Scope inner(a, "ddb");
+    ddb_.state(a);
+  }
+
+ private:
 };
 
 }  // namespace lievi::integrators

@@ -144,6 +144,13 @@ class MoserVeselov {
   bool K_scalar_;
   Vec3 c_ = Vec3::Zero();   ///< Kahan residue of M
   Vec3 xi_ = Vec3::Zero();  ///< xi of the last step
+
+ public:
+  /// The carried state (checkpoints): the Kahan residue and the last xi.
+  void state(StateIO& a) {
+    a("c", c_);
+    a("xi", xi_);
+  }
 };
 
 }  // namespace lievi::integrators

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lievi/core/error.hpp"
+#include "lievi/core/state_io.hpp"
 #include "lievi/models/rigid_body.hpp"
 
 namespace lievi::integrators {
@@ -44,6 +45,9 @@ class RigidBodyStepper {
   virtual void start(const models::RigidBodyState& x0, double h) = 0;
   /// One step of size h. Numerical failure is returned (converged = false), never thrown.
   virtual StepResult step(models::RigidBodyState& x, double h) = 0;
+  /// Save or restore the state it carries between steps (checkpoints; core/state_io.hpp). After `start` and a
+  /// restore, the next `step` continues as the saved stepper would have.
+  virtual void checkpoint(StateIO& /*a*/) {}
 };
 
 /// A stepper for `options.method` on `model`. Throws lievi::invalid_argument (key `integrator.method` or

@@ -48,9 +48,24 @@ class OutputDir {
   /// Checks `dir` (check_output_dir), creates its missing parents and `DIR.tmp-<pid>`. Throws
   /// lievi::invalid_argument when they cannot be created (what was created is removed again).
   OutputDir(std::filesystem::path dir, bool force);
+  /// A run written in place (a run with checkpoints, which must survive a kill): the same checks, then DIR
+  /// itself is created and written into, with a marker saying "running" (rewritten by mark_running() as files
+  /// appear). A forced replacement moves the old DIR to `DIR.old-<pid>`, removed by commit(). On a signal or
+  /// an error the folder stays, marked "interrupted", for `lievi resume`.
+  static OutputDir in_place(std::filesystem::path dir, bool force);
+  /// An existing output folder continued in place (`lievi resume`): it must be one lievi may replace
+  /// (why_not_replaceable; lievi::invalid_argument naming it otherwise). Marked "running" again.
+  static OutputDir reopen(std::filesystem::path dir);
   ~OutputDir();
+  OutputDir(OutputDir&&) noexcept;
   OutputDir(const OutputDir&) = delete;
   OutputDir& operator=(const OutputDir&) = delete;
+  /// In place: rewrite the marker (state "running") listing what the folder now holds; nothing otherwise.
+  void mark_running() const;
+  /// In place: the run stopped on request after a checkpoint; the folder stays, marked "stopped", for
+  /// `lievi resume` (an older folder moved aside by a forced replacement is removed now).
+  void keep_for_resume();
+  [[nodiscard]] bool in_place() const { return in_place_; }
 
   /// The folder to write into now.
   [[nodiscard]] const std::filesystem::path& tmp() const { return tmp_; }
@@ -62,8 +77,9 @@ class OutputDir {
   void commit();
 
  private:
-  std::filesystem::path dir_, tmp_;
-  bool force_ = false, committed_ = false;
+  OutputDir() = default;
+  std::filesystem::path dir_, tmp_, old_;
+  bool force_ = false, committed_ = false, in_place_ = false;
 };
 
 }  // namespace lievi::io

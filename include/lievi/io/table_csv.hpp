@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "lievi/core/state_io.hpp"
+
 namespace lievi::io {
 
 /// Streaming writer of a numeric CSV table.
@@ -24,6 +26,10 @@ class TableCsvWriter {
   /// a name is empty or contains ',', '"', '\r' or '\n'; std::runtime_error (with the path and the system's
   /// message) if the file cannot be created.
   explicit TableCsvWriter(const std::filesystem::path& path, std::vector<std::string> columns);
+  /// For a resumed run: opens nothing; restoring its checkpoint (checkpoint()) cuts `path` back to the length it
+  /// had then and appends from there.
+  struct Resume {};
+  TableCsvWriter(const std::filesystem::path& path, std::vector<std::string> columns, Resume);
   /// Closes the file if close() was not called; errors are swallowed here (call close() to see them).
   ~TableCsvWriter();
   TableCsvWriter(const TableCsvWriter&) = delete;
@@ -40,6 +46,9 @@ class TableCsvWriter {
   [[nodiscard]] const std::vector<std::string>& columns() const { return columns_; }
   /// Number of rows written (or buffered) so far.
   [[nodiscard]] std::size_t rows() const { return rows_; }
+  /// Checkpoints (core/state_io.hpp): saving sends the rows so far to disk (fsync) and saves their length and
+  /// count; restoring cuts the file back to that length and opens it for appending.
+  void checkpoint(StateIO& a);
 
  private:
   void flush();
@@ -48,6 +57,7 @@ class TableCsvWriter {
   std::FILE* f_ = nullptr;
   std::string buf_;  ///< formatted lines, flushed when larger than kFlushBytes
   std::size_t rows_ = 0;
+  long long bytes_ = 0;  ///< written so far, buffered ones included
   bool closed_ = false;
   static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
 };

@@ -26,6 +26,7 @@ class RigidBodyDiagnostics final : public RigidBodyObserver {
 
   /// The diagnostics as (name, value) pairs, in the order above.
   [[nodiscard]] std::vector<std::pair<std::string, double>> values() const;
+  void checkpoint(StateIO& a) override;
 
   double casimir_max_rel_drift = 0.0;
   double energy_max_step_increase = 0.0;

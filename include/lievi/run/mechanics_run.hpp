@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "lievi/io/mechanics_scenario.hpp"
+#include "lievi/run/checkpoint.hpp"
 #include "lievi/run/result.hpp"
 #include "lievi/run/rigid_body_run.hpp"
 
@@ -49,8 +50,10 @@ void check_mechanics(const io::MechanicsScenario& s);
                                                      Progress progress = Progress::never);
 
 /// Run into `out_dir` atomically: series.csv, summary.json, plots (output.plots).
+/// With output.checkpoint_every or output.checkpoint_wall the run is written in place with checkpoint.h5;
+/// `resume` continues the run in `out_dir` from its checkpoint (run/checkpoint.hpp).
 MechanicsRunResult run_mechanics(const io::MechanicsScenario& s, const std::filesystem::path& out_dir,
-                                 const RunOptions& options = {});
+                                 const RunOptions& options = {}, const ResumeFrom* resume = nullptr);
 
 /// Default output folder runs/<name>.
 [[nodiscard]] std::filesystem::path default_output_dir(const io::MechanicsScenario& s);

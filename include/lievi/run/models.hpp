@@ -38,11 +38,23 @@ struct ModelType {
                     const RunOptions& options);
   /// Its methods for `lievi methods`: a heading line and a table (empty when the model lists none).
   std::string (*methods_text)();
+  /// Continue the run in `dir` from its checkpoint (`lievi resume`), with the scenario `s` (the checkpoint's,
+  /// with an extended t_end at most); null for a model that writes no checkpoints.
+  RunOutcome (*resume)(const io::AnyScenario& s, const ResumeFrom& from, const std::filesystem::path& dir,
+                       const RunOptions& options) = nullptr;
 };
 
 /// Every model type, in the order of `io::model_types()`.
 [[nodiscard]] const std::vector<ModelType>& model_registry();
 /// The entry of a scenario's model type.
 [[nodiscard]] const ModelType& model_of(const io::AnyScenario& s);
+
+/// `lievi resume DIR [--set integrator.t_end=T]`: read and verify DIR/checkpoint.h5, rebuild its scenario
+/// with `overrides` (only integrator.t_end may change, and not to before the checkpoint; any other difference
+/// is refused naming the keys), check it, and continue the run in DIR (outputs equal to the uninterrupted
+/// run's, or to a run with the longer t_end from the start). Throws lievi::invalid_argument for a bad
+/// folder, checkpoint or override. `scenario_name` receives the scenario's name.
+RunOutcome resume_run(const std::filesystem::path& dir, const std::vector<std::string>& overrides,
+                      const RunOptions& options, std::string* scenario_name = nullptr);
 
 }  // namespace lievi::run

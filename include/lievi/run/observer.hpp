@@ -5,6 +5,7 @@
 /// The run loop (run/rigid_body_run.hpp) owns time stepping; observers know nothing of integrators and the
 /// integrators nothing of observers. Both hooks get t_k = k dt (t_N = t_end) and the state after step k.
 /// Hooks are called on the hot path: implementations must not allocate (beyond amortised buffered output).
+#include "lievi/core/state_io.hpp"
 #include "lievi/models/rigid_body.hpp"
 
 namespace lievi::run {
@@ -20,6 +21,9 @@ class RigidBodyObserver {
   /// Called at output times: k = 0, every `output.every` steps, the last step (t = t_end), and after a
   /// numerical failure at the last good step if that was not an output time.
   virtual void output(long long /*k*/, double /*t_k*/, const models::RigidBodyState& /*x_k*/) {}
+  /// Save or restore what it carries (checkpoints, run/checkpoint.hpp): called with the state it had after
+  /// level n - 1's calls; on restore after `begin`.
+  virtual void checkpoint(StateIO& /*a*/) {}
 };
 
 }  // namespace lievi::run

@@ -34,6 +34,7 @@ struct NewtonStats {
 /// adds its final state and its own counts). summary.json is it written out (docs/outputs.md).
 struct RunReport {
   bool complete = false;              ///< true: all N steps taken
+  bool stopped = false;               ///< stopped on request after a checkpoint (RunOptions::stop_at), resumable
   std::optional<RunFailure> failure;  ///< set when !complete
   long long steps = 0;                ///< steps taken successfully
   long long rows = 0;                 ///< output rows (series.csv)

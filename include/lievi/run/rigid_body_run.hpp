@@ -15,6 +15,7 @@
 #include "lievi/integrators/rigid_body_stepper.hpp"
 #include "lievi/io/scenario.hpp"
 #include "lievi/run/observer.hpp"
+#include "lievi/run/checkpoint.hpp"
 #include "lievi/run/result.hpp"
 
 namespace lievi::run {
@@ -33,12 +34,19 @@ struct PreparedRigidBodyRun {
 /// Progress display on stderr.
 enum class Progress { automatic, never };  ///< automatic: a progress line only when stderr is a terminal
 
+/// Checkpoints of a run loop (run/checkpoint.hpp): where they go (null: none) and the checkpoint to continue
+/// from (null: level 0).
+struct CheckpointPlan {
+  Checkpointer* checkpoints = nullptr;
+  const ResumeFrom* resume = nullptr;
+};
+
 /// Run the loop over a prepared run with the given observers (no files). `result.diagnostics` is empty:
 /// add a RigidBodyDiagnostics observer and read it. Never throws for numerical failure.
 [[nodiscard]] RunResult integrate_rigid_body(const io::RigidBodyScenario& scenario,
                                              PreparedRigidBodyRun& prepared,
                                              std::span<RigidBodyObserver* const> observers,
-                                             Progress progress = Progress::never);
+                                             Progress progress = Progress::never, const CheckpointPlan& plan = {});
 
 /// Convenience: prepare and integrate in-process (the C++ API without files).
 [[nodiscard]] RunResult integrate_rigid_body(const io::RigidBodyScenario& scenario,
@@ -48,6 +56,9 @@ enum class Progress { automatic, never };  ///< automatic: a progress line only 
 struct RunOptions {
   bool force = false;  ///< replace a non-empty existing output folder
   Progress progress = Progress::automatic;
+  /// A run with checkpoints: write a checkpoint at this step and stop there (0: never), leaving the folder
+  /// for `lievi resume` (result.stopped); for splitting a run into pieces that a scheduler allows.
+  long long stop_at = 0;
 };
 
 /// The default output folder: runs/<scenario name> (relative to the working directory).
@@ -57,7 +68,11 @@ struct RunOptions {
 /// `out_dir`. Bad input (including an unusable `out_dir`) throws lievi::invalid_argument before anything is
 /// written; a numerical failure returns a failed result with the outputs up to the last good step;
 /// I/O errors throw std::runtime_error (nothing left behind but what was there before).
+///
+/// With output.checkpoint_every or output.checkpoint_wall the run is written in place (io::OutputDir::in_place)
+/// with checkpoint.h5; `resume` continues the run in `out_dir` from its checkpoint (`lievi resume`): the
+/// outputs are then those of the uninterrupted run, bit for bit.
 RunResult run_rigid_body(const io::RigidBodyScenario& scenario, const std::filesystem::path& out_dir,
-                         const RunOptions& options = {});
+                         const RunOptions& options = {}, const ResumeFrom* resume = nullptr);
 
 }  // namespace lievi::run

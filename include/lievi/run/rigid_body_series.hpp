@@ -30,17 +30,25 @@ class SeriesCsvWriter final : public RigidBodyObserver {
  public:
   /// Opens `path` for writing (throws std::runtime_error on failure) and writes the header.
   explicit SeriesCsvWriter(const std::filesystem::path& path);
+  /// For a resumed run: opens nothing; restoring its checkpoint cuts `path` back to the length it had then and
+  /// appends from there.
+  struct Resume {};
+  SeriesCsvWriter(const std::filesystem::path& path, Resume);
   ~SeriesCsvWriter() override;
   SeriesCsvWriter(const SeriesCsvWriter&) = delete;
   SeriesCsvWriter& operator=(const SeriesCsvWriter&) = delete;
 
   void begin(const models::RigidBody& model, const models::RigidBodyState& x0) override;
   void output(long long k, double t_k, const models::RigidBodyState& x_k) override;
+  /// Saving: the rows so far go to the file (flushed to disk) and their length is saved; restoring: see Resume.
+  void checkpoint(StateIO& a) override;
   /// Flush and close; throws std::runtime_error if a write failed.
   void close();
 
  private:
   void flush();
+  std::filesystem::path path_;
+  long long bytes_ = 0;  ///< written so far, buffered ones included
   std::FILE* f_ = nullptr;
   std::string buf_;  ///< formatted rows, flushed when larger than kFlushBytes
   models::RigidBody model_;

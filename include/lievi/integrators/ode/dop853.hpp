@@ -141,6 +141,33 @@ class Dop853 {
   Vec12 y_old_ = Vec12::Zero();
   Stages k_{};
   std::array<Vec12, 7> F_{};  ///< the continuous extension's coefficients F0..F6
+
+ public:
+  /// The carried state (checkpoints): the step-size proposal, the FSAL derivative, the dense-output run-ahead
+  /// (state, time, Kahan compensation, the last natural step's stages) and the counters.
+  void state(StateIO& a) {
+    a("h_next", h_next_);
+    a("t", t_);
+    a("have_f", have_f_);
+    a("y_last", y_last_);
+    a("f", f_);
+    a("accepted", accepted_);
+    a("rejected", rejected_);
+    a("evaluations", evaluations_);
+    a("t_out", t_out_);
+    a("t_out_c", t_out_c_);
+    a("have_state", have_state_);
+    a("t_int", t_int_);
+    a("y_int", y_int_);
+    a("f_int", f_int_);
+    a("have_step", have_step_);
+    a("dense_ready", dense_ready_);
+    a("step_t0", step_t0_);
+    a("step_h", step_h_);
+    a("y_old", y_old_);
+    a("k", k_);
+    a("F", F_);
+  }
 };
 
 }  // namespace lievi::integrators
