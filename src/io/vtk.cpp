@@ -31,8 +31,7 @@ std::string base64(const std::string& bytes) {
   for (std::size_t i = 0; i < bytes.size(); i += 3) {
     const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
     std::uint32_t w = 0;
-    for (std::size_t k = 0; k < 3; ++k)
-      w = (w << 8) | (k < n ? static_cast<std::uint8_t>(bytes[i + k]) : 0u);
+    for (std::size_t k = 0; k < 3; ++k) w = (w << 8) | (k < n ? static_cast<std::uint8_t>(bytes[i + k]) : 0u);
     for (std::size_t k = 0; k < 4; ++k) out.push_back(k <= n ? digits[(w >> (18 - 6 * k)) & 0x3f] : '=');
   }
   return out;
@@ -50,7 +49,8 @@ std::string array_text(std::span<const double> v, std::size_t per_line, VtkEncod
     return base64(bytes) + "\n";
   }
   std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += format_number(v[i]) + ((i % per_line == per_line - 1) ? "\n" : " ");
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += format_number(v[i]) + ((i % per_line == per_line - 1) ? "\n" : " ");
   return s;
 }
 
@@ -85,18 +85,23 @@ void write_vtp_polyline(const std::filesystem::path& path, std::span<const doubl
     out << "<DataArray type=\"Float64\" Name=\"" << a.name << "\" NumberOfComponents=\"" << a.components
         << "\" format=\"" << format << "\">\n"
         << array_text(a.values, static_cast<std::size_t>(a.components), encoding) << "</DataArray>\n";
-  out << "</PointData>\n<Lines>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"" << format << "\">\n"
-      << index_text(0, n, encoding) << "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"" << format
-      << "\">\n" << index_text(n, 1, encoding) << "</DataArray>\n</Lines>\n</Piece>\n</PolyData>\n</VTKFile>\n";
+  out << "</PointData>\n<Lines>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"" << format
+      << "\">\n"
+      << index_text(0, n, encoding) << "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\""
+      << format << "\">\n"
+      << index_text(n, 1, encoding) << "</DataArray>\n</Lines>\n</Piece>\n</PolyData>\n</VTKFile>\n";
   check(out, path);
 }
 
-void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& entries) {
+void write_pvd(const std::filesystem::path& path,
+               const std::vector<std::pair<double, std::string>>& entries) {
   std::ofstream out(path, std::ios::binary);
-  out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+  out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
+         "byte_order=\"LittleEndian\">\n"
       << "<Collection>\n";
   for (const auto& [t, file] : entries)
-    out << "<DataSet timestep=\"" << format_number(t) << "\" group=\"\" part=\"0\" file=\"" << file << "\"/>\n";
+    out << "<DataSet timestep=\"" << format_number(t) << "\" group=\"\" part=\"0\" file=\"" << file
+        << "\"/>\n";
   out << "</Collection>\n</VTKFile>\n";
   check(out, path);
 }

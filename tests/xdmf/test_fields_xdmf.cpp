@@ -11,13 +11,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <limits>
-#include <span>
-#include <utility>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lievi/io/fields_h5.hpp"
@@ -101,7 +101,8 @@ TEST(FieldsXdmf, BeamLayout) {
   EXPECT_EQ(open.arrays[1].start, (std::vector<std::size_t>{0, 1}));  // d2: column 1 of R_j
   EXPECT_EQ(open.arrays[1].count, (std::vector<std::size_t>{3, 1}));
   EXPECT_TRUE(open.arrays[5].on_segments);
-  // periodic: a ring draws all its segments, a shifted period leaves the last one (its ends are a shift apart)
+  // periodic: a ring draws all its segments, a shifted period leaves the last one (its ends are a shift
+  // apart)
   EXPECT_EQ(lievi::io::beam_fields_xdmf(5, 5, true).n_segments, 5u);
   EXPECT_EQ(lievi::io::beam_fields_xdmf(5, 5, false).n_segments, 4u);
   // one node (a single cell): no segments, no strains
@@ -119,46 +120,71 @@ TEST(FieldsXdmf, TextOfARing) {
   const std::vector<double> t = {0.0, 0.1, 1.0 / 3.0};
   const std::string x = lievi::io::fields_xdmf_text(lievi::io::beam_fields_xdmf(4, 4, true), "fields.h5", t);
   EXPECT_EQ(x.rfind("<?xml version=\"1.0\" ?>\n", 0), 0u);
-  EXPECT_NE(x.find("<Xdmf Version=\"2.0\">"), std::string::npos);
+  EXPECT_NE(x.find("<Xdmf Version=\"2.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">"), std::string::npos);
   EXPECT_EQ(count(x, "<Grid Name=\"beam_"), 3u);
   EXPECT_EQ(count(x, "CollectionType=\"Temporal\""), 1u);
   // times in shortest round-trip form
   EXPECT_NE(x.find("<Time Value=\"0.1\"/>"), std::string::npos);
   EXPECT_NE(x.find("<Time Value=\"0.3333333333333333\"/>"), std::string::npos);
   EXPECT_EQ(std::strtod("0.3333333333333333", nullptr), 1.0 / 3.0);
-  // the ring's segments, once, the last joining node 3 to node 0; every grid refers to them
+  // the ring's segments, once, the last joining node 3 to node 0; every grid includes them (XInclude: the
+  // XDMF 3 readers abort on XDMF 2's Reference items)
   EXPECT_NE(x.find("Dimensions=\"4 2\" NumberType=\"Int\" Format=\"XML\">0 1 1 2 2 3 3 0</DataItem>"),
             std::string::npos);
-  EXPECT_EQ(count(x, "/Xdmf/Domain/DataItem[@Name=\"segments\"]"), 3u);
+  EXPECT_EQ(
+      count(x,
+            "<DataItem ItemType=\"Function\" Function=\"$0\" Format=\"XML\" Dimensions=\"4 2\"><xi:include "
+            "xpointer=\"xpointer(/Xdmf/Domain/DataItem[@Name='segments'])\"/></DataItem>"),
+      3u);
+  EXPECT_EQ(x.find("Reference"), std::string::npos);
   // d2 of snapshot 2: start (2, 0, 0, 1), count (1, 4, 3, 1) in R[3, 4, 3, 3]
-  EXPECT_NE(x.find("<Attribute Name=\"d2\" AttributeType=\"Vector\" Center=\"Node\"><DataItem ItemType=\"HyperSlab\" "
-                   "Dimensions=\"4 3\"><DataItem Dimensions=\"3 4\" Format=\"XML\">2 0 0 1  1 1 1 1  1 4 3 1</DataItem>"
-                   "<DataItem Dimensions=\"3 4 3 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">fields.h5:/R"
-                   "</DataItem></DataItem></Attribute>"),
-            std::string::npos);
+  EXPECT_NE(
+      x.find(
+          "<Attribute Name=\"d2\" AttributeType=\"Vector\" Center=\"Node\"><DataItem ItemType=\"HyperSlab\" "
+          "Format=\"XML\" Dimensions=\"4 3\"><DataItem Dimensions=\"3 4\" Format=\"XML\">2 0 0 1  1 1 1 1  1 "
+          "4 3 1</DataItem>"
+          "<DataItem Dimensions=\"3 4 3 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">fields.h5:/R"
+          "</DataItem></DataItem></Attribute>"),
+      std::string::npos);
   // Gamma of snapshot 0: cell data, components 3..5 of gamma[3, 4, 6]
-  EXPECT_NE(x.find("<Attribute Name=\"Gamma\" AttributeType=\"Vector\" Center=\"Cell\"><DataItem ItemType=\"HyperSlab\" "
-                   "Dimensions=\"4 3\"><DataItem Dimensions=\"3 3\" Format=\"XML\">0 0 3  1 1 1  1 4 3</DataItem>"),
+  EXPECT_NE(x.find("<Attribute Name=\"Gamma\" AttributeType=\"Vector\" Center=\"Cell\"><DataItem "
+                   "ItemType=\"HyperSlab\" "
+                   "Format=\"XML\" Dimensions=\"4 3\"><DataItem Dimensions=\"3 3\" Format=\"XML\">0 0 3  1 1 "
+                   "1  1 4 3</DataItem>"),
             std::string::npos);
-  // no text between a HyperSlab and its first child: ParaView's legacy reader would take the text for a file
-  // name and reuse the first snapshot's points at every time step
-  EXPECT_EQ(x.find("HyperSlab\" Dimensions=\"4 3\">\n"), std::string::npos);
-  EXPECT_EQ(count(x, "<DataItem ItemType=\"Function\" Function=\"$0\""), 3u);
+  // no text between a HyperSlab or Function and its first child: ParaView's legacy reader would take the text
+  // for a file name and reuse the first snapshot's points at every time step. 3 grids x (p, d1..3, omega, v,
+  // kappa, Gamma) HyperSlabs, every one followed by its selection.
+  EXPECT_EQ(
+      count(x,
+            "<DataItem ItemType=\"HyperSlab\" Format=\"XML\" Dimensions=\"4 3\"><DataItem Dimensions=\"3 "),
+      24u);
+  EXPECT_EQ(count(x, "<DataItem ItemType=\"HyperSlab\""), 24u);
 }
 
 TEST(FieldsXdmf, TextOfAWaveAndOfNoSegments) {
   const std::vector<double> t = {0.0, 0.5};
   const std::string w = lievi::io::fields_xdmf_text(lievi::io::wave_fields_xdmf(3), "f.h5", t);
-  EXPECT_NE(w.find("<Geometry GeometryType=\"X_Y_Z\"><DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" "
-                   "Format=\"HDF\">f.h5:/s</DataItem>"),
-            std::string::npos);
-  EXPECT_NE(w.find("<DataItem Name=\"zeros\" Dimensions=\"3\" NumberType=\"Float\" Format=\"XML\">0 0 0</DataItem>"),
-            std::string::npos);
-  EXPECT_NE(w.find("<Attribute Name=\"phi\" AttributeType=\"Scalar\" Center=\"Node\"><DataItem ItemType=\"HyperSlab\" "
-                   "Dimensions=\"3\"><DataItem Dimensions=\"3 2\" Format=\"XML\">1 0  1 1  1 3</DataItem>"),
-            std::string::npos);
-  const std::string one = lievi::io::fields_xdmf_text(lievi::io::beam_fields_xdmf(1, 0, false), "fields.h5", t);
-  EXPECT_EQ(count(one, "<Topology TopologyType=\"Polyvertex\" NodesPerElement=\"1\" NumberOfElements=\"1\"/>"), 2u);
+  EXPECT_NE(
+      w.find(
+          "<Geometry GeometryType=\"X_Y_Z\"><DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" "
+          "Format=\"HDF\">f.h5:/s</DataItem>"),
+      std::string::npos);
+  EXPECT_EQ(count(w, "<xi:include xpointer=\"xpointer(/Xdmf/Domain/DataItem[@Name='zeros'])\"/>"), 4u);
+  EXPECT_NE(
+      w.find(
+          "<DataItem Name=\"zeros\" Dimensions=\"3\" NumberType=\"Float\" Format=\"XML\">0 0 0</DataItem>"),
+      std::string::npos);
+  EXPECT_NE(
+      w.find(
+          "<Attribute Name=\"phi\" AttributeType=\"Scalar\" Center=\"Node\"><DataItem ItemType=\"HyperSlab\" "
+          "Format=\"XML\" Dimensions=\"3\"><DataItem Dimensions=\"3 2\" Format=\"XML\">1 0  1 1  1 "
+          "3</DataItem>"),
+      std::string::npos);
+  const std::string one =
+      lievi::io::fields_xdmf_text(lievi::io::beam_fields_xdmf(1, 0, false), "fields.h5", t);
+  EXPECT_EQ(
+      count(one, "<Topology TopologyType=\"Polyvertex\" NodesPerElement=\"1\" NumberOfElements=\"1\"/>"), 2u);
   EXPECT_EQ(one.find("segments"), std::string::npos);
   EXPECT_EQ(one.find("kappa"), std::string::npos);
 }
@@ -178,7 +204,9 @@ TEST(FieldsXdmf, LayoutsThatDoNotFitAreRefused) {
   EXPECT_NE(refusal([&] { (void)text(L); }).find("5 segments for 4 nodes"), std::string::npos);
   L = good;
   L.arrays[0].start = {1, 0};  // rows 1..3 of a 3-row frame
-  EXPECT_NE(refusal([&] { (void)text(L); }).find("array d1 (dataset R): the block start {1 0} count {3 1} is outside"),
+  EXPECT_NE(refusal([&] {
+              (void)text(L);
+            }).find("array d1 (dataset R): the block start {1 0} count {3 1} is outside"),
             std::string::npos);
   L = good;
   L.arrays[0].count = {3, 2};
@@ -201,8 +229,8 @@ TEST(FieldsXdmf, LayoutsThatDoNotFitAreRefused) {
   EXPECT_NE(refusal([&] { (void)text(L); }).find("empty collection name"), std::string::npos);
 }
 
-// write_fields_xdmf reads /t from fields.h5: nothing is written for a file without snapshots, and the XDMF file
-// must sit beside the HDF5 file it names relatively.
+// write_fields_xdmf reads /t from fields.h5: nothing is written for a file without snapshots, and the XDMF
+// file must sit beside the HDF5 file it names relatively.
 TEST(FieldsXdmf, WriteReadsTheTimesOfFieldsH5) {
   const fs::path dir = fresh_dir(tmp, "write");
   const std::vector<double> s = {0.0, 0.5, 1.0};
@@ -227,18 +255,20 @@ TEST(FieldsXdmf, WriteReadsTheTimesOfFieldsH5) {
   EXPECT_NE(x.find("<Time Value=\"0.30000000000000004\"/>"), std::string::npos);
   EXPECT_NE(x.find(">two.h5:/phi</DataItem>"), std::string::npos);
   fs::create_directories(dir / "sub");
-  EXPECT_NE(refusal([&] { (void)lievi::io::write_fields_xdmf(dir / "sub" / "x.xdmf", dir / "two.h5", L); })
-                .find("must be in the same folder"),
+  EXPECT_NE(refusal([&] {
+              (void)lievi::io::write_fields_xdmf(dir / "sub" / "x.xdmf", dir / "two.h5", L);
+            }).find("must be in the same folder"),
             std::string::npos);
   EXPECT_THROW((void)lievi::io::write_fields_xdmf(dir / "x.xdmf", dir / "missing.h5", L), std::runtime_error);
 }
 
-// The flying spaghetti: fields.xdmf beside fields.h5, listed in the folder's marker, every value it selects equal
-// to fields.h5's; without fields.h5 there is none (and beam.pvd stays).
+// The flying spaghetti: fields.xdmf beside fields.h5, listed in the folder's marker, every value it selects
+// equal to fields.h5's; without fields.h5 there is none (and beam.pvd stays).
 TEST(XdmfRuns, Beam) {
   REQUIRE_PYTHON();
   const fs::path cwd = fresh_dir(tmp, "beam");
-  const fs::path out = run(cwd, "beam/flying_spaghetti.toml", {"integrator.t_end=0.5", "output.fields_every=50"});
+  const fs::path out =
+      run(cwd, "beam/flying_spaghetti.toml", {"integrator.t_end=0.5", "output.fields_every=50"});
   ASSERT_TRUE(fs::exists(out / "fields.xdmf"));
   const json j = check(out, 20, true);
   EXPECT_EQ(j["model"], "beam");
@@ -249,7 +279,8 @@ TEST(XdmfRuns, Beam) {
   EXPECT_EQ(j["arrays"], json::array({"Gamma", "d1", "d2", "d3", "kappa", "omega", "v"}));
   EXPECT_EQ(j["hdf_items"], 11 * 8);
   const json marker = json::parse(read_file(out / ".lievi-output"));
-  EXPECT_NE(std::find(marker["entries"].begin(), marker["entries"].end(), "fields.xdmf"), marker["entries"].end())
+  EXPECT_NE(std::find(marker["entries"].begin(), marker["entries"].end(), "fields.xdmf"),
+            marker["entries"].end())
       << marker.dump();
   EXPECT_TRUE(fs::exists(out / "beam.pvd"));
 
@@ -260,8 +291,8 @@ TEST(XdmfRuns, Beam) {
   EXPECT_TRUE(fs::exists(none / "beam.pvd"));
 }
 
-// Periodic beams: the ring (bc.shift = 0) is a closed polyline of J segments; the straight periodic beam (shift =
-// its length along it) shows J - 1, without the segment that would join its ends across the period.
+// Periodic beams: the ring (bc.shift = 0) is a closed polyline of J segments; the straight periodic beam
+// (shift = its length along it) shows J - 1, without the segment that would join its ends across the period.
 TEST(XdmfRuns, PeriodicBeams) {
   REQUIRE_PYTHON();
   const json ring = check(run(fresh_dir(tmp, "ring"), "beam/ring.toml", {"integrator.t_end=0.01"}), 40);
@@ -287,28 +318,39 @@ TEST(XdmfRuns, Wave) {
 
 // Ensembles write no fields.h5, so no fields.xdmf either.
 TEST(XdmfRuns, EnsemblesWriteNone) {
-  for (const auto& [scenario, name] : {std::pair<std::string, std::string>{"beam/stochastic_spaghetti.toml", "beam-paths"},
-                                       {"wave/theta_1e-2.toml", "wave-paths"}}) {
+  for (const auto& [scenario, name] :
+       {std::pair<std::string, std::string>{"beam/stochastic_spaghetti.toml", "beam-paths"},
+        {"wave/theta_1e-2.toml", "wave-paths"}}) {
     const fs::path cwd = fresh_dir(tmp, name);
-    const auto r = lievi::test::run_program(LIEVI_CLI_PATH, cwd,
-                                            {"run", examples + scenario, "--out", "out", "--paths", "2", "--set",
-                                             "output.plots=false", "--set", "integrator.t_end=0.05"});
+    const auto r =
+        lievi::test::run_program(LIEVI_CLI_PATH, cwd,
+                                 {"run", examples + scenario, "--out", "out", "--paths", "2", "--set",
+                                  "output.plots=false", "--set", "integrator.t_end=0.05"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_FALSE(fs::exists(cwd / "out" / "fields.h5")) << scenario;
     EXPECT_FALSE(fs::exists(cwd / "out" / "fields.xdmf")) << scenario;
   }
 }
 
-// A .vtp polyline holds its numbers bitwise in both encodings (decoded by xdmf_check.py: base64 and the UInt64
-// byte count for binary, NumPy's text parsing for ASCII): zeros, subnormals, infinities, a NaN, the largest
-// doubles.
+// A .vtp polyline holds its numbers bitwise in both encodings (decoded by xdmf_check.py: base64 and the
+// UInt64 byte count for binary, NumPy's text parsing for ASCII): zeros, subnormals, infinities, a NaN, the
+// largest doubles.
 TEST(Vtk, BinaryAndAsciiHoldTheValuesBitwise) {
   REQUIRE_PYTHON();
   const fs::path dir = fresh_dir(tmp, "vtp");
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> points = {0.0, -0.0, 0.1, 1.0 / 3.0, 1e308, -2.5e-310,
-                                      std::numeric_limits<double>::denorm_min(), inf, -inf, 6.02214076e23,
-                                      std::nextafter(1.0, 2.0), -7.0};
+  const std::vector<double> points = {0.0,
+                                      -0.0,
+                                      0.1,
+                                      1.0 / 3.0,
+                                      1e308,
+                                      -2.5e-310,
+                                      std::numeric_limits<double>::denorm_min(),
+                                      inf,
+                                      -inf,
+                                      6.02214076e23,
+                                      std::nextafter(1.0, 2.0),
+                                      -7.0};
   const std::vector<double> d = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12.5};
   const std::vector<double> nan = {std::numeric_limits<double>::quiet_NaN(), 0, 0, 0};
   for (auto enc : {lievi::io::VtkEncoding::binary, lievi::io::VtkEncoding::ascii}) {
@@ -325,9 +367,11 @@ TEST(Vtk, BinaryAndAsciiHoldTheValuesBitwise) {
     EXPECT_EQ(j["d1"]["bits"].get<std::vector<std::uint64_t>>(), bits(d)) << name;
     EXPECT_EQ(j["phi"]["components"], 1) << name;
     EXPECT_EQ(j["phi"]["bits"].get<std::vector<std::uint64_t>>(), bits(nan)) << name;
-    EXPECT_EQ(j["connectivity"]["bits"].get<std::vector<std::uint64_t>>(), (std::vector<std::uint64_t>{0, 1, 2, 3}))
+    EXPECT_EQ(j["connectivity"]["bits"].get<std::vector<std::uint64_t>>(),
+              (std::vector<std::uint64_t>{0, 1, 2, 3}))
         << name;
-    EXPECT_EQ(j["offsets"]["bits"].get<std::vector<std::uint64_t>>(), (std::vector<std::uint64_t>{4})) << name;
+    EXPECT_EQ(j["offsets"]["bits"].get<std::vector<std::uint64_t>>(), (std::vector<std::uint64_t>{4}))
+        << name;
   }
   EXPECT_THROW(lievi::io::write_vtp_polyline(dir / "bad.vtp", points, {{"d1", 3, nan}}), std::runtime_error);
   EXPECT_FALSE(fs::exists(dir / "bad.vtp"));

@@ -1,8 +1,8 @@
 #pragma once
 /// @file lievi/io/vtk.hpp
-/// @brief ParaView output of a beam: one `.vtp` polyline per snapshot (VTK XML PolyData, Float64 stored bitwise
-/// as base64 of the raw bytes, or as ASCII round-trip numbers) with point data (e.g. the director frames d1,
-/// d2, d3), and the `beam.pvd` collection that lists them with their times.
+/// @brief ParaView output of a beam: one `.vtp` polyline per snapshot (VTK XML PolyData, Float64 stored
+/// bitwise as base64 of the raw bytes, or as ASCII round-trip numbers) with point data (e.g. the director
+/// frames d1, d2, d3), and the `beam.pvd` collection that lists them with their times.
 #include <filesystem>
 #include <span>
 #include <string>
