@@ -21,6 +21,7 @@
 #include "lievi/field/stepper.hpp"
 #include "lievi/io/ensemble_csv.hpp"
 #include "lievi/io/fields_h5.hpp"
+#include "lievi/io/fields_xdmf.hpp"
 #include "lievi/io/output_dir.hpp"
 #include "lievi/io/table_csv.hpp"
 #include "lievi/io/vtk.hpp"
@@ -517,7 +518,14 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
                                                      : 0.0}});
         if (conserved) r.diagnostics.push_back({"momentum_max_drift", J_drift});
         if (csv) csv->close();
-        if (h5) h5->close();
+        if (h5) {
+          h5->close();
+          // ParaView's view of fields.h5; a ring (periodic without shift) closes the polyline
+          io::write_fields_xdmf(tmp() / "fields.xdmf", tmp() / "fields.h5",
+                                io::beam_fields_xdmf(static_cast<std::size_t>(n_nodes),
+                                                     static_cast<std::size_t>(grid.n_segments()),
+                                                     s.periodic() && s.shift == std::array<double, 3>{}));
+        }
         if (s.fields_csv && !rows) {  // the last good state: s, position, Hamilton quaternion (qw >= 0)
           io::TableCsvWriter f(tmp() / "final_fields.csv", {"s", "x", "y", "z", "qw", "qx", "qy", "qz"});
           for (std::ptrdiff_t j = 0; j < n_nodes; ++j) {

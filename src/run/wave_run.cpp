@@ -18,6 +18,7 @@
 #include "lievi/core/error.hpp"
 #include "lievi/io/ensemble_csv.hpp"
 #include "lievi/io/fields_h5.hpp"
+#include "lievi/io/fields_xdmf.hpp"
 #include "lievi/io/output_dir.hpp"
 #include "lievi/io/table_csv.hpp"
 #include "lievi/models/wave.hpp"
@@ -331,7 +332,11 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
     r = integrate_path(s, s.path, rec, options.progress);
     r.notes.insert(r.notes.begin(), pre_notes.begin(), pre_notes.end());
     csv.close();
-    if (h5) h5->close();
+    if (h5) {
+      h5->close();
+      io::write_fields_xdmf(dir.tmp() / "fields.xdmf", dir.tmp() / "fields.h5",
+                            io::wave_fields_xdmf(static_cast<std::size_t>(s.n_nodes())));  // ParaView's view
+    }
   }
   if (s.fields_csv) write_final_fields_csv(dir.tmp() / "final_fields.csv", s, r.phi_final);
   make_field_plots(dir.tmp(), s.plots, "lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT", s.name, r.notes);

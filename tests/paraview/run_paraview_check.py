@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""ctest driver of the `paraview` label: lievi's fields.xdmf opened by ParaView (scripts/check_paraview.py).
+
+  run_paraview_check.py --lievi LIEVI --pvpython PVPYTHON --xvfb XVFB --source SRC --work DIR --png FILE
+
+Runs the flying spaghetti (examples/beam/flying_spaghetti.toml) and the deterministic wave
+(examples/wave/deterministic.toml) without plots into DIR/beam and DIR/wave, starts an X server (Xvfb on a
+free display; Debian's ParaView renders only through X), waits until it is ready and its socket is there, runs
+`pvpython scripts/check_paraview.py --beam DIR/beam --wave DIR/wave --png FILE` with DISPLAY set, and stops
+the X server it started. Fails when a run or the check fails, when ParaView logged an error (a line with
+"ERR|") or when the PNG is missing.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def run(cmd, **kw):
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.run([str(c) for c in cmd], **kw)
+
+
+def start_xvfb(xvfb, log):
+    """Start Xvfb on a free display; returns (process, display) once it accepts connections.
+
+    With -displayfd the server picks the first free display itself and writes its number to the pipe when it
+    is ready, so parallel tests cannot take the same display and no connection is tried too early. Its
+    messages go to `log` (a pipe nobody reads could fill and stop it)."""
+    read_end, write_end = os.pipe()
+    with open(log, "wb") as err:
+        proc = subprocess.Popen([xvfb, "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0",
+                                 "1280x1024x24"], pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=err)
+    os.close(write_end)
+    number = b""
+    deadline = time.monotonic() + 30
+    with os.fdopen(read_end, "rb", buffering=0) as r:
+        while not number.endswith(b"\n") and time.monotonic() < deadline:
+            chunk = r.read(16)
+            if not chunk:  # the server exited (or closed the pipe) without a display
+                break
+            number += chunk
+    d = number.decode().strip()
+    if not d.isdigit():
+        stop(proc)
+        sys.exit(f"run_paraview_check.py: Xvfb gave no display:\n{Path(log).read_text(errors='replace')}")
+    while not Path(f"/tmp/.X11-unix/X{d}").exists() and time.monotonic() < deadline:  # its socket
+        time.sleep(0.05)
+    if not Path(f"/tmp/.X11-unix/X{d}").exists():
+        stop(proc)
+        sys.exit(f"run_paraview_check.py: Xvfb :{d} has no socket /tmp/.X11-unix/X{d}")
+    return proc, f":{d}"
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for name in ("lievi", "pvpython", "xvfb", "source", "work", "png"):
+        ap.add_argument(f"--{name}", required=True)
+    a = ap.parse_args()
+    src, work, png = Path(a.source), Path(a.work), Path(a.png)
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    png.unlink(missing_ok=True)
+    for name, scenario in (("beam", "examples/beam/flying_spaghetti.toml"), ("wave", "examples/wave/deterministic.toml")):
+        r = run([a.lievi, "run", src / scenario, "--set", "output.plots=false", "--out", work / name])
+        if r.returncode != 0:
+            sys.exit(f"run_paraview_check.py: lievi run {scenario} exited {r.returncode}")
+    proc, display = start_xvfb(a.xvfb, work / "xvfb.log")
+    try:
+        r = run([a.pvpython, src / "scripts/check_paraview.py", "--beam", work / "beam", "--wave", work / "wave",
+                 "--png", png], env=dict(os.environ, DISPLAY=display), capture_output=True, text=True, timeout=240)
+    finally:
+        stop(proc)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    errors = [line for line in r.stderr.splitlines() if "ERR|" in line]
+    if r.returncode != 0 or errors:
+        sys.exit(f"run_paraview_check.py: check_paraview.py exited {r.returncode}, {len(errors)} ParaView error line(s)")
+    if not png.is_file() or png.stat().st_size == 0:
+        sys.exit(f"run_paraview_check.py: {png} was not written")
+    print(f"run_paraview_check.py: ParaView read fields.xdmf of both runs; the beam is drawn in {png}")
+
+
+if __name__ == "__main__":
+    main()
