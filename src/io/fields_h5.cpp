@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fields_h5_backend.hpp"
+#include "lievi/core/error.hpp"
 #include "lievi/version.hpp"
 
 #ifndef LIEVI_HDF5_MODULE_NAME
@@ -97,12 +98,41 @@ const detail::H5Backend& backend() {
 
 struct FieldsH5Writer::Impl {
   std::unique_ptr<detail::H5FileWriter> file;
+  std::filesystem::path path;       // Resume: reopened on restore
+  std::vector<FieldSpec> fields;
 };
 
 FieldsH5Writer::FieldsH5Writer(const std::filesystem::path& path, std::span<const double> s,
                                std::vector<FieldSpec> fields, const std::string& model)
     : impl_(std::make_unique<Impl>()) {
-  impl_->file = backend().create(path, s, std::move(fields), model);
+  impl_->file = backend().create(path, s, std::move(fields), model, false);
+}
+
+FieldsH5Writer::FieldsH5Writer(const std::filesystem::path& path, std::span<const double> s,
+                               std::vector<FieldSpec> fields, const std::string& model, CrashSafe)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->file = backend().create(path, s, std::move(fields), model, true);
+}
+
+FieldsH5Writer::FieldsH5Writer(const std::filesystem::path& path, std::vector<FieldSpec> fields, Resume)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  impl_->fields = std::move(fields);
+}
+
+void FieldsH5Writer::checkpoint(StateIO& a) {
+  long long n = impl_->file ? static_cast<long long>(impl_->file->size()) : 0;
+  if (!a.restoring()) impl_->file->flush();
+  a("snapshots", n);
+  if (a.restoring()) {
+    try {
+      impl_->file = backend().reopen(impl_->path, impl_->fields, static_cast<std::size_t>(n));
+    } catch (const std::runtime_error& e) {
+      throw invalid_argument(impl_->path.string(), "",
+                             "cannot be continued from the checkpoint (" + std::to_string(n) + " snapshots): " +
+                                 e.what());
+    }
+  }
 }
 
 FieldsH5Writer::~FieldsH5Writer() = default;  // the module's writer closes the file, swallowing errors

@@ -27,6 +27,8 @@ class H5FileWriter {
   virtual void append(double t, std::span<const std::span<const double>> data) = 0;
   [[nodiscard]] virtual std::size_t size() const = 0;
   virtual void close() = 0;
+  /// Everything written to disk: HDF5 flush and fsync.
+  virtual void flush() = 0;
 };
 
 struct H5Backend {
@@ -34,8 +36,12 @@ struct H5Backend {
   int abi;
   /// The lievi version the module was built from (refused when it differs from the library's).
   const char* version;
+  /// `crash_safe`: no metadata eviction between flushes (FieldsH5Writer::CrashSafe).
   std::unique_ptr<H5FileWriter> (*create)(const std::filesystem::path& path, std::span<const double> s,
-                                          std::vector<FieldSpec> fields, const std::string& model);
+                                          std::vector<FieldSpec> fields, const std::string& model, bool crash_safe);
+  /// An existing file written by `create` with these fields, every dataset cut back to `snapshots` (crash safe).
+  std::unique_ptr<H5FileWriter> (*reopen)(const std::filesystem::path& path, std::vector<FieldSpec> fields,
+                                          std::size_t snapshots);
   H5Array (*read_dataset)(const std::filesystem::path& path, const std::string& name);
   double (*read_attribute)(const std::filesystem::path& path, const std::string& dataset,
                            const std::string& attribute);
@@ -49,7 +55,7 @@ struct H5Backend {
 };
 
 /// Raised whenever the table above changes.
-inline constexpr int kH5BackendAbi = 2;
+inline constexpr int kH5BackendAbi = 3;
 
 /// The module's checkpoint writer and reader, loading the module on first use (src/io/fields_h5.cpp).
 void h5_write_checkpoint(const std::filesystem::path& path, const CheckpointData& c);

@@ -5,6 +5,7 @@
 #include "fields_h5_backend.hpp"
 
 #include <hdf5.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -209,6 +210,7 @@ struct Writer final : detail::H5FileWriter {
   void append(double t, std::span<const std::span<const double>> data) override;
   [[nodiscard]] std::size_t size() const override;
   void close() override;
+  void flush() override;
 
   /// Create an empty [0, shape...] dataset extendible along axis 0.
   H5Id create_extendible(const std::string& name, const std::vector<std::size_t>& shape,
@@ -249,15 +251,32 @@ struct Writer final : detail::H5FileWriter {
   }
 };
 
+/// File access of a crash-safe writer: HDF5 evicts no metadata between flushes, so a killed process leaves the
+/// metadata of the last flush on disk (raw chunks it wrote since lie beyond or rewrite the same values).
+H5Id crash_safe_access(const std::filesystem::path& path) {
+  H5Id fapl = check_id(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, path, "", "H5Pcreate");
+  H5AC_cache_config_t cfg{};
+  cfg.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+  check(H5Pget_mdc_config(fapl.get(), &cfg), path, "", "H5Pget_mdc_config");
+  cfg.evictions_enabled = false;
+  cfg.incr_mode = H5C_incr__off;
+  cfg.flash_incr_mode = H5C_flash_incr__off;
+  cfg.decr_mode = H5C_decr__off;
+  check(H5Pset_mdc_config(fapl.get(), &cfg), path, "", "H5Pset_mdc_config");
+  return fapl;
+}
+
 std::unique_ptr<detail::H5FileWriter> create(const std::filesystem::path& path, std::span<const double> s,
-                                             std::vector<FieldSpec> fields, const std::string& model) {
+                                             std::vector<FieldSpec> fields, const std::string& model,
+                                             bool crash_safe) {
   quiet_hdf5();
   validate(path, fields);
   auto w = std::make_unique<Writer>();
   Writer& m = *w;
   m.path = path;
-  m.file = check_id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path, "",
-                    "H5Fcreate");
+  const H5Id fapl = crash_safe ? crash_safe_access(path) : H5Id{};
+  m.file = check_id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, crash_safe ? fapl.get() : H5P_DEFAULT),
+                    H5Fclose, path, "", "H5Fcreate");
 
   write_string_attribute(m.file.get(), "lievi_version", lievi::version, path, "/");
   write_string_attribute(m.file.get(), "model", model, path, "/");
@@ -311,6 +330,57 @@ void Writer::append(double t, std::span<const std::span<const double>> data) {
 }
 
 std::size_t Writer::size() const { return n; }
+
+void Writer::flush() {
+  quiet_hdf5();
+  check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), path, "", "H5Fflush");
+  void* handle = nullptr;
+  check(H5Fget_vfd_handle(file.get(), H5P_DEFAULT, &handle), path, "", "H5Fget_vfd_handle");
+  if (handle && ::fsync(*static_cast<int*>(handle)) != 0)
+    throw std::runtime_error("fields.h5 " + path.string() + ": fsync failed");
+}
+
+/// Cut the extendible dataset `dset` back to `snapshots` along axis 0 (it must hold at least that many).
+void cut_back(hid_t dset, const std::filesystem::path& path, const std::string& name,
+              const std::vector<std::size_t>& shape, std::size_t snapshots) {
+  H5Id space = check_id(H5Dget_space(dset), H5Sclose, path, name, "H5Dget_space");
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank != static_cast<int>(shape.size()) + 1)
+    throw std::runtime_error(name + " has rank " + std::to_string(rank) + ", expected " +
+                             std::to_string(shape.size() + 1));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), path, name, "H5Sget_simple_extent_dims");
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    if (dims[d + 1] != shape[d]) throw std::runtime_error(name + " has another shape than this run's");
+  if (dims[0] < snapshots)
+    throw std::runtime_error(name + " holds " + std::to_string(dims[0]) + " snapshots, fewer than " +
+                             std::to_string(snapshots));
+  dims[0] = snapshots;
+  check(H5Dset_extent(dset, dims.data()), path, name, "H5Dset_extent");
+}
+
+std::unique_ptr<detail::H5FileWriter> reopen(const std::filesystem::path& path, std::vector<FieldSpec> fields,
+                                             std::size_t snapshots) {
+  quiet_hdf5();
+  auto w = std::make_unique<Writer>();
+  Writer& m = *w;
+  m.path = path;
+  const H5Id fapl = crash_safe_access(path);
+  m.file = check_id(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl.get()), H5Fclose, path, "", "H5Fopen");
+  m.t = check_id(H5Dopen2(m.file.get(), "/t", H5P_DEFAULT), H5Dclose, path, "/t", "H5Dopen2");
+  cut_back(m.t.get(), path, "/t", {}, snapshots);
+  for (FieldSpec& spec : fields) {
+    Writer::Field f;
+    f.name = "/" + spec.name;
+    f.shape = std::move(spec.shape);
+    f.count = product(f.shape);
+    f.dset = check_id(H5Dopen2(m.file.get(), f.name.c_str(), H5P_DEFAULT), H5Dclose, path, f.name, "H5Dopen2");
+    cut_back(f.dset.get(), path, f.name, f.shape, snapshots);
+    m.fields.push_back(std::move(f));
+  }
+  m.n = snapshots;
+  return w;
+}
 
 void Writer::close() {
   Writer& m = *this;
@@ -551,7 +621,7 @@ CheckpointData checkpoint_read(const std::filesystem::path& path) {
 
 extern "C" __attribute__((visibility("default"))) const lievi::io::detail::H5Backend* lievi_hdf5_backend() {
   namespace io = lievi::io;
-  static const io::detail::H5Backend backend{io::detail::kH5BackendAbi, lievi::version, &io::create,
+  static const io::detail::H5Backend backend{io::detail::kH5BackendAbi, lievi::version, &io::create, &io::reopen,
                                              &io::read_dataset, &io::read_attribute, &io::read_string_attribute,
                                              &io::checkpoint_write, &io::checkpoint_read};
   return &backend;

@@ -472,6 +472,7 @@ const detail::KeyTable<WaveConfig>& table() {
     k.push_back(cosine);
     for (auto& key : detail::noise_stream_keys<C>(read_noise, noise_applies, noise_reason)) k.push_back(std::move(key));
     k.push_back(detail::every_key<C>());
+    for (auto& c : detail::checkpoint_keys<C>()) k.push_back(std::move(c));
     k.push_back(detail::custom_key<C>(
                     "output.probes", ValueType::integer_array,
                     [](Resolver& r, C& c) {

@@ -92,12 +92,22 @@ ModelType rigid_body() {
   return t;
 }
 
+/// Checkpoints are for single runs so far: an ensemble with checkpoint keys is refused.
+template <class S>
+void refuse_ensemble_checkpoints(const S& s, long long paths) {
+  if (paths > 0 && s.checkpoints())
+    throw invalid_argument("--paths", "",
+                           "not with output.checkpoint_every or output.checkpoint_wall: ensembles are not "
+                           "checkpointed yet; run the paths in pieces (noise.path and --paths) instead");
+}
+
 ModelType wave() {
   using S = io::WaveScenario;
-  return {"wave", io::wave_schema, [](const io::AnyScenario& s) { check_wave(std::get<S>(s)); },
+  ModelType t{"wave", io::wave_schema, [](const io::AnyScenario& s) { check_wave(std::get<S>(s)); },
           [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
           [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
             const S& s = std::get<S>(any);
+            refuse_ensemble_checkpoints(s, paths);
             const WaveRunResult r =
                 paths > 0 ? run_wave_ensemble(s, paths, out_or_default(s, out), options)
                           : run_wave(s, out_or_default(s, out), options);
@@ -117,6 +127,15 @@ ModelType wave() {
                           "stochastic potential Phi = <mu, Theta> (discrete Hamilton-Pontryagin): the "
                           "general-potential code path; the same scheme as type-i");
           }};
+  t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
+    const S& s = std::get<S>(any);
+    const WaveRunResult r = run_wave(s, dir, options, &from);
+    RunOutcome o = outcome_of(r);
+    o.what = format("%lld steps of %s (%s) on %lld nodes (resumed at step %lld)", r.steps, config::id(s.method),
+                    config::id(s.variant), s.n_nodes(), from.data.step);
+    return o;
+  };
+  return t;
 }
 
 ModelType beam() {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <numbers>
 #include <omp.h>
@@ -24,6 +25,7 @@
 #include "lievi/models/wave.hpp"
 #include "lievi/noise/wiener.hpp"
 #include "lievi/run/plots.hpp"
+#include "lievi/run/checkpoint.hpp"
 #include "lievi/run/progress.hpp"
 #include "lievi/version.hpp"
 #include "field_summary.hpp"
@@ -111,8 +113,17 @@ struct EnergyStats {
   }
 };
 
-/// The level loop for one path.
-WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, WaveObserver& obs, Progress progress) {
+/// Checkpoints of a single run: where they go, where it resumes from, and the outputs' own state.
+struct WaveCheckpoints {
+  Checkpointer* checkpoints = nullptr;
+  const ResumeFrom* resume = nullptr;
+  std::function<void(StateIO&)> outputs;
+};
+
+/// The level loop for one path. A checkpoint of level n is taken at the top of level n, before its step and
+/// row (run/checkpoint.hpp); a resumed run starts the loop there.
+WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, WaveObserver& obs, Progress progress,
+                             const WaveCheckpoints& plan = {}) {
   WaveRunResult r;
   r.cfl_dt = wave_cfl_dt(s);
   AnyStepper any = make_stepper(s, path);
@@ -124,8 +135,46 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
         // phi of this output level and of the last level written (the one kept when a level fails)
         std::vector<double> phi(static_cast<std::size_t>(n_nodes)), phi_written;
         double t_written = 0.0;
+        auto state = [&](StateIO& a) {
+          {
+            StateIO::Scope scope(a, "stepper");
+            st.checkpoint(a);
+          }
+          a("stats/d_min", stats.d_min);
+          a("stats/d_max", stats.d_max);
+          a("stats/c_min", stats.c_min);
+          a("stats/c_max", stats.c_max);
+          a("stats/c0", stats.c0);
+          a("stats/c_last", stats.c_last);
+          a("run/newton_max", r.newton_max);
+          a("run/rows", r.rows);
+          a("run/snapshots", r.snapshots);
+          a("run/steps", r.steps);
+          a("run/t_written", t_written);
+          long long written = static_cast<long long>(phi_written.size());
+          a("run/phi_written_size", written);
+          phi_written.resize(static_cast<std::size_t>(written));
+          a("run/phi_written", phi_written);
+          if (plan.outputs) {
+            StateIO::Scope scope(a, "outputs");
+            plan.outputs(a);
+          }
+        };
+        long long n0 = 0;
+        if (plan.resume) {
+          io::CheckpointLoader loader(plan.resume->data, plan.resume->file);
+          state(loader);
+          n0 = plan.resume->data.step;
+        }
         ProgressLine line(s.steps, s.t_end, progress == Progress::automatic);
-        for (long long n = 0; n <= s.steps; ++n) {
+        for (long long n = n0; n <= s.steps; ++n) {
+          if (plan.checkpoints && n > n0 && plan.checkpoints->due(n)) {
+            plan.checkpoints->write(n, s.time_at(n), state);
+            if (plan.checkpoints->stops_at(n)) {  // level n is written by the resumed run
+              r.stopped = true;
+              break;
+            }
+          }
           const bool out = output_level(s, n);
           if (out) std::copy(st.g().data(), st.g().data() + n_nodes, phi.begin());
           field::LevelEnergy E;
@@ -202,7 +251,9 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
           line.update(n, s.time_at(n));
         }
         line.finish();
-        if (!r.failure) {
+        if (r.stopped) {
+          r.t_final = s.time_at(r.steps);
+        } else if (!r.failure) {
           r.complete = true;
           r.t_final = s.t_end;
           r.phi_final.assign(st.g().data(), st.g().data() + n_nodes);
@@ -310,28 +361,65 @@ WaveRunResult integrate_wave(const io::WaveScenario& s, WaveObserver& observer, 
 
 fs::path default_output_dir(const io::WaveScenario& s) { return fs::path("runs") / s.name; }
 
-WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const RunOptions& options) {
+WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const RunOptions& options,
+                       const ResumeFrom* resume) {
   const auto t0 = Clock::now();
+  if (!resume) io::check_output_dir(out_dir, options.force);
   check_wave(s);
-  io::OutputDir dir(out_dir, options.force);
+  const bool checkpointing = s.checkpoints() || options.stop_at > 0 || resume;
+  io::OutputDir dir = resume          ? io::OutputDir::reopen(out_dir)
+                      : checkpointing ? io::OutputDir::in_place(out_dir, options.force)
+                                      : io::OutputDir(out_dir, options.force);
   WaveRunResult r;
   {
-    io::TableCsvWriter csv(dir.tmp() / "series.csv", wave_series_columns(s));
+    std::optional<io::TableCsvWriter> csv;
+    if (resume)
+      csv.emplace(dir.tmp() / "series.csv", wave_series_columns(s), io::TableCsvWriter::Resume{});
+    else
+      csv.emplace(dir.tmp() / "series.csv", wave_series_columns(s));
     std::optional<io::FieldsH5Writer> h5;
     std::vector<std::string> pre_notes = notes_of(s);
     if (s.fields) {
       std::vector<double> pos;
       for (long long j = 0; j < s.n_nodes(); ++j) pos.push_back(s.s_of(j));
-      h5.emplace(dir.tmp() / "fields.h5", pos,
-                 std::vector<io::FieldSpec>{{"phi", {static_cast<std::size_t>(s.n_nodes())}, {}, "phi_j^n at the node positions /s"}},
-                 "wave");
+      std::vector<io::FieldSpec> specs{{"phi", {static_cast<std::size_t>(s.n_nodes())}, {}, "phi_j^n at the node positions /s"}};
+      if (resume)
+        h5.emplace(dir.tmp() / "fields.h5", std::move(specs), io::FieldsH5Writer::Resume{});
+      else if (checkpointing)
+        h5.emplace(dir.tmp() / "fields.h5", pos, std::move(specs), "wave", io::FieldsH5Writer::CrashSafe{});
+      else
+        h5.emplace(dir.tmp() / "fields.h5", pos, std::move(specs), "wave");
     }
+    dir.mark_running();
     Recorder rec(s.probes);
-    rec.csv = &csv;
+    rec.csv = &*csv;
     rec.h5 = h5 ? &*h5 : nullptr;
-    r = integrate_path(s, s.path, rec, options.progress);
+    std::optional<Checkpointer> checkpoints;
+    if (checkpointing) {
+      checkpoints.emplace(dir.tmp(), s, io::to_toml(s));
+      checkpoints->stop_at(options.stop_at);
+    }
+    const WaveCheckpoints plan{checkpoints ? &*checkpoints : nullptr, resume, [&](StateIO& a) {
+                                 {
+                                   StateIO::Scope scope(a, "series");
+                                   csv->checkpoint(a);
+                                 }
+                                 if (h5) {
+                                   StateIO::Scope scope(a, "fields");
+                                   h5->checkpoint(a);
+                                 }
+                               }};
+    r = integrate_path(s, s.path, rec, options.progress, plan);
     r.notes.insert(r.notes.begin(), pre_notes.begin(), pre_notes.end());
-    csv.close();
+    if (r.stopped) {
+      csv->close();
+      if (h5) h5->close();
+      r.out_dir = out_dir;
+      dir.keep_for_resume();
+      r.total_s = seconds(Clock::now() - t0);
+      return r;
+    }
+    csv->close();
     if (h5) {
       h5->close();
       io::write_fields_xdmf(dir.tmp() / "fields.xdmf", dir.tmp() / "fields.h5",

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "lievi/io/checkpoint.hpp"
+#include "lievi/io/fields_h5.hpp"
 #include "support/cli_process.hpp"
 
 namespace fs = std::filesystem;
@@ -55,11 +57,23 @@ json summary_without_timing(const fs::path& dir) {
   return j;
 }
 
-/// The run in `full` and the stopped-and-resumed one in `part` wrote the same outputs.
+/// The run in `full` and the stopped-and-resumed one in `part` wrote the same outputs: series.csv byte for
+/// byte, summary.json apart from timing, and every fields.h5 dataset bit for bit.
 void expect_same_outputs(const fs::path& full, const fs::path& part, const std::string& what) {
   ASSERT_TRUE(fs::exists(part / "summary.json")) << what;
   EXPECT_EQ(read_file(full / "series.csv"), read_file(part / "series.csv")) << what;
   EXPECT_EQ(summary_without_timing(full), summary_without_timing(part)) << what;
+  EXPECT_EQ(fs::exists(full / "fields.h5"), fs::exists(part / "fields.h5")) << what;
+  if (fs::exists(full / "fields.h5")) {
+    for (const char* name : {"t", "s", "phi"}) {
+      const lievi::io::H5Array a = lievi::io::read_h5_dataset(full / "fields.h5", name);
+      const lievi::io::H5Array b = lievi::io::read_h5_dataset(part / "fields.h5", name);
+      EXPECT_EQ(a.shape, b.shape) << what << " fields.h5 /" << name;
+      EXPECT_EQ(0, std::memcmp(a.data.data(), b.data.data(), std::min(a.data.size(), b.data.size()) * sizeof(double)))
+          << what << " fields.h5 /" << name;
+    }
+    EXPECT_EQ(read_file(full / "fields.xdmf"), read_file(part / "fields.xdmf")) << what;
+  }
 }
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
@@ -149,20 +163,53 @@ TEST(CheckpointCli, EveryLagrangianSystemAndMethodResumesBitForBit) {
     }
 }
 
+// The wave equation: deterministic and with independent noise (Type-I and Type-II), fields.h5 cut back to the
+// checkpoint's snapshots and continued.
+TEST(CheckpointCli, TheWaveEquationResumesBitForBit) {
+  const fs::path d = workdir("wave");
+  struct Case {
+    const char* example;
+    std::vector<std::string> sets;
+  };
+  const Case cases[] = {{"deterministic", {}},
+                        {"independent", {}},
+                        {"independent", {"integrator.method=type-ii"}},
+                        {"pulse", {"integrator.variant=approx"}}};
+  int i = 0;
+  for (const Case& c : cases) {
+    const fs::path m = d / std::to_string(i++);
+    fs::create_directories(m);
+    std::vector<std::string> sets = {"output.plots=false", "output.checkpoint_every=70", "output.every=9",
+                                     "output.fields_every=13"};
+    sets.insert(sets.end(), c.sets.begin(), c.sets.end());
+    const std::string scenario = kExamples + "wave/" + c.example + ".toml";
+    const Result v = run_cli(m, with({"validate", scenario}, sets));
+    ASSERT_EQ(v.code, 0) << v.err;
+    const auto at = v.out.find("\ndt = ");
+    ASSERT_NE(at, std::string::npos) << v.out;
+    sets.push_back("integrator.t_end=" + number(300 * std::stod(v.out.substr(at + 6))));
+    check_stops(m, scenario, sets, {1, 117, 299}, c.example);
+  }
+}
+
 // Extending t_end from a finished run (its last checkpoint) equals the run made with the longer t_end from the
 // start: the former last level, written then with t = t_end and as an extra row, becomes an ordinary level.
 TEST(CheckpointCli, ExtendingTEndEqualsTheLongerRun) {
   const fs::path d = workdir("extend");
   struct Case {
     std::string scenario, t1, t2;
+    std::vector<std::string> sets;
   };
-  const Case cases[] = {{kExamples + "rigid_body/scenario_a.toml", "12.3", "30"},
-                        {kExamples + "mechanics/kepler.toml", "3.14", "6.28"},
-                        {kExamples + "mechanics/spherical_pendulum.toml", "1.1", "2.2"}};
+  const Case cases[] = {{kExamples + "rigid_body/scenario_a.toml", "12.3", "30", {}},
+                        // fields_every given: its default depends on the number of steps
+                        {kExamples + "wave/independent.toml", "0.0123", "0.03", {"output.fields_every=11"}},
+                        {kExamples + "mechanics/kepler.toml", "3.14", "6.28", {}},
+                        {kExamples + "mechanics/spherical_pendulum.toml", "1.1", "2.2", {}}};
   int i = 0;
   for (const Case& c : cases) {
     const std::string tag = std::to_string(i++);
-    const std::vector<std::string> sets = {"output.plots=false", "output.checkpoint_every=50", "output.every=7"};
+    std::vector<std::string> sets = {"output.plots=false", "output.checkpoint_every=50", "output.every=7"};
+    sets.insert(sets.end(), c.sets.begin(), c.sets.end());
     auto args = with({"run", c.scenario, "--out", "short" + tag, "--set", "integrator.t_end=" + c.t1}, sets);
     ASSERT_EQ(run_cli(d, args).code, 0) << c.scenario;
     args = with({"run", c.scenario, "--out", "long" + tag, "--set", "integrator.t_end=" + c.t2}, sets);
@@ -274,9 +321,10 @@ pid_t start(const fs::path& cwd, const std::vector<std::string>& args) {
 // uninterrupted outputs. A kill can also hit a resumed run; it resumes again.
 TEST(CheckpointCli, KilledAtRandomMomentsAlwaysResumesToTheSameOutputs) {
   const fs::path d = workdir("kill");
-  const std::string scenario = kExamples + "mechanics/kepler.toml";
-  const std::vector<std::string> sets = {"output.plots=false", "output.checkpoint_every=1000", "output.every=5",
-                                         "integrator.t_end=251.32"};
+  // the wave with independent noise and fields.h5 (a snapshot every 20 steps, crash-safe HDF5)
+  const std::string scenario = kExamples + "wave/independent.toml";
+  const std::vector<std::string> sets = {"output.plots=false", "output.checkpoint_every=500", "output.every=5",
+                                         "output.fields_every=20", "integrator.t_end=0.6"};
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_EQ(run_cli(d, with({"run", scenario, "--out", "full"}, sets)).code, 0);
   const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -76,6 +76,9 @@ struct WaveConfig {
   bool fields_csv = false;        ///< final_fields.csv
   bool per_path = false;          ///< per-path series in ensembles
   bool plots = true;
+  long long checkpoint_every = 0;  ///< checkpoint.h5 every so many steps (0: not by steps; single runs)
+  double checkpoint_wall = 0.0;    ///< checkpoint.h5 after so many seconds of wall time (0: not by time)
+  [[nodiscard]] bool checkpoints() const { return checkpoint_every > 0 || checkpoint_wall > 0.0; }
 
   [[nodiscard]] bool periodic() const { return bc_left == field::End::periodic; }
   [[nodiscard]] long long n_nodes() const;  ///< J (cell, periodic) or J + 1 (vertex, not periodic)

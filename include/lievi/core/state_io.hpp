@@ -17,6 +17,20 @@
 
 namespace lievi {
 
+/// How many doubles a value type of a field holds, stored contiguously (for saving whole fields): double, a
+/// fixed-size Eigen matrix of doubles, and types that specialise it (lie::SE3).
+template <class T>
+struct StateDoubles;
+template <>
+struct StateDoubles<double> {
+  static constexpr std::size_t value = 1;
+};
+template <int R, int C, int O, int MR, int MC>
+struct StateDoubles<Eigen::Matrix<double, R, C, O, MR, MC>> {
+  static_assert(R > 0 && C > 0, "fixed-size matrices only");
+  static constexpr std::size_t value = static_cast<std::size_t>(R) * static_cast<std::size_t>(C);
+};
+
 class StateIO {
  public:
   virtual ~StateIO() = default;
@@ -42,6 +56,13 @@ class StateIO {
     requires std::is_same_v<typename Derived::Scalar, double>
   void operator()(const std::string& name, Eigen::PlainObjectBase<Derived>& m) {
     doubles(name, m.data(), static_cast<std::size_t>(m.size()));
+  }
+  /// n values of a field type (StateDoubles) stored contiguously from `data`.
+  template <class T>
+  void values(const std::string& name, T* data, std::size_t n) {
+    constexpr std::size_t k = StateDoubles<T>::value;
+    static_assert(sizeof(T) == k * sizeof(double), "a field value must be its doubles, without padding");
+    doubles(name, reinterpret_cast<double*>(data), n * k);
   }
   /// An array of Eigen matrices (e.g. a method's stages).
   template <class M, std::size_t N>

@@ -72,6 +72,8 @@ class NoiseField {
     scale_ = s;
   }
   [[nodiscard]] double scale() const { return scale_; }
+  /// Checkpoints: the scale (the increments of a step are drawn from its number alone).
+  void checkpoint(StateIO& a) { a("scale", scale_); }
 
   /// Draw the increments of step n (from t_n to t_{n+1}). Parallel over chunks of nodes for `independent`.
   void draw(std::uint64_t n) {

@@ -12,7 +12,10 @@
 #include <cstdlib>
 #include <new>
 #include <type_traits>
+#include <string>
 #include <vector>
+
+#include "lievi/core/state_io.hpp"
 
 #include "lievi/field/grid.hpp"
 
@@ -64,6 +67,8 @@ class Field {
   [[nodiscard]] const T* data() const { return v_.data(); }
   [[nodiscard]] std::ptrdiff_t size() const { return static_cast<std::ptrdiff_t>(v_.size()); }
   void assign(std::ptrdiff_t n, const T& value) { v_.assign(static_cast<std::size_t>(n), value); }
+  /// Save or restore every value (checkpoints; the size is the field's own).
+  void checkpoint(StateIO& a, const std::string& name) { a.values(name, v_.data(), v_.size()); }
 
  private:
   static std::ptrdiff_t index(NodeIndex i) { return i.j; }

@@ -390,6 +390,23 @@ class StaggeredStepper {
     return e;
   }
 
+  /// Save or restore everything the next step reads (checkpoints, core/state_io.hpp): the level, the
+  /// configurations, the half-step velocities and group increments, the strains (which the `approx` variant
+  /// carries), the transported pre-momenta, the Newton counters and the noise scale. The rest is rebuilt by
+  /// the next step from these (stresses, batched caches) or fixed by the model.
+  void checkpoint(StateIO& a) {
+    a("n", n_);
+    g_.checkpoint(a, "g");
+    zeta_.checkpoint(a, "zeta");
+    A_.checkpoint(a, "A");
+    gamma_.checkpoint(a, "gamma");
+    if constexpr (!Model::is_abelian) Mt_.checkpoint(a, "Mt");
+    a("newton_max", newton_max_);
+    a("newton_total", newton_total_);
+    StateIO::Scope scope(a, "noise");
+    noise_.checkpoint(a);
+  }
+
   [[nodiscard]] long long level() const { return n_; }
   [[nodiscard]] double time() const { return static_cast<double>(n_) * opt_.dt; }
   [[nodiscard]] const NodeField<Config>& g() const { return g_; }

@@ -32,6 +32,8 @@
 #include <utility>
 #include <vector>
 
+#include "lievi/core/state_io.hpp"
+
 namespace lievi::io {
 
 /// One field dataset: name, per-snapshot shape (items, components...), optional double attributes.
@@ -63,6 +65,20 @@ class FieldsH5Writer {
   [[nodiscard]] std::size_t size() const;
   /// Flush and close; throws std::runtime_error on failure. Idempotent.
   void close();
+
+  /// For runs with checkpoints (run/checkpoint.hpp): the writer keeps HDF5's metadata in memory between
+  /// checkpoints (no metadata eviction), so that what is on disk is the file as of the last checkpoint plus
+  /// raw snapshot data beyond it; a kill at any moment leaves a file that reopens at the checkpoint's count.
+  struct CrashSafe {};
+  FieldsH5Writer(const std::filesystem::path& path, std::span<const double> s, std::vector<FieldSpec> fields,
+                 const std::string& model, CrashSafe);
+  /// For a resumed run: opens nothing until its checkpoint is restored, which reopens `path` and cuts every
+  /// dataset back to the snapshots written at the checkpoint.
+  struct Resume {};
+  FieldsH5Writer(const std::filesystem::path& path, std::vector<FieldSpec> fields, Resume);
+  /// Saving: everything written goes to disk (HDF5 flush, fsync) and the snapshot count is saved; restoring:
+  /// see Resume (lievi::invalid_argument naming the file when it does not hold that many snapshots).
+  void checkpoint(StateIO& a);
 
  private:
   struct Impl;

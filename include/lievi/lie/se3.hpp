@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 
+#include "lievi/core/state_io.hpp"
 #include "lievi/core/tolerances.hpp"
 #include "lievi/lie/concepts.hpp"
 #include "lievi/lie/so3.hpp"
@@ -163,3 +164,11 @@ inline Vec6 Ad_star(const SE3& g, const Vec6& mu) {
 static_assert(LieGroup<SE3>);
 
 }  // namespace lievi::lie
+
+namespace lievi {
+/// A pose is stored as its rotation (9 doubles, column-major) and its position (3): 12 doubles, no padding.
+template <>
+struct StateDoubles<lie::SE3> {
+  static constexpr std::size_t value = 12;
+};
+}  // namespace lievi

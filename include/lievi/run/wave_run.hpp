@@ -22,6 +22,7 @@
 #include "lievi/field/stepper.hpp"
 #include "lievi/io/wave_scenario.hpp"
 #include "lievi/run/result.hpp"
+#include "lievi/run/checkpoint.hpp"
 #include "lievi/run/rigid_body_run.hpp"
 
 namespace lievi::run {
@@ -61,9 +62,10 @@ void check_wave(const io::WaveScenario& s);
 [[nodiscard]] std::vector<std::string> wave_series_columns(const io::WaveScenario& s);
 
 /// Run a scenario into `out_dir` (atomically): series.csv, fields.h5 (output.fields), final_fields.csv
-/// (output.fields_csv), summary.json, plots (output.plots). As run_rigid_body for errors.
+/// (output.fields_csv), summary.json, plots (output.plots). As run_rigid_body for errors, checkpoints and
+/// `resume` (fields.h5 is then written crash-safe and cut back to the checkpoint's snapshots on resume).
 WaveRunResult run_wave(const io::WaveScenario& s, const std::filesystem::path& out_dir,
-                       const RunOptions& options = {});
+                       const RunOptions& options = {}, const ResumeFrom* resume = nullptr);
 
 /// Run paths noise.path ... noise.path + paths - 1 (threads across paths) into `out_dir`: series_mean.csv,
 /// series_std.csv (and series_path<k>.csv with output.per_path), summary.json, plots. Path k equals a single
