@@ -1370,6 +1370,7 @@ const detail::KeyTable<BeamConfig>& table() {
 
     // output
     k.push_back(detail::every_key<C>());
+    for (auto& c : detail::checkpoint_keys<C>()) k.push_back(std::move(c));
     k.push_back(detail::custom_key<C>(
                     "output.probes", ValueType::integer_array,
                     [](Resolver& r, C& c) {

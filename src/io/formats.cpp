@@ -91,8 +91,8 @@ AnyScenario load_any_scenario(const std::filesystem::path& path, const std::vect
 }
 
 AnyScenario parse_any_scenario(const std::string& toml_text, const std::string& file_label, const std::string& name,
-                               const std::vector<std::string>& overrides) {
-  return parse_any_impl(toml_text, file_label, name, "", overrides);
+                               const std::vector<std::string>& overrides, const std::string& source) {
+  return parse_any_impl(toml_text, file_label, name, source, overrides);
 }
 
 }  // namespace lievi::io

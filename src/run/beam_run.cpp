@@ -29,6 +29,7 @@
 #include "lievi/noise/wiener.hpp"
 #include "lievi/run/health.hpp"
 #include "lievi/run/plots.hpp"
+#include "lievi/run/checkpoint.hpp"
 #include "lievi/run/progress.hpp"
 #include "field_summary.hpp"
 
@@ -319,16 +320,23 @@ std::string step_hint(const io::BeamScenario& s, double bound, const EnergyTrail
 }
 
 /// One path: into the output folder `out_dir`, or, with `rows` given (the paths of an ensemble), without
-/// any file, the series rows kept in `rows` (the numbers series.csv would hold).
+/// any file, the series rows kept in `rows` (the numbers series.csv would hold). A single run with checkpoints
+/// checkpoints at the top of a level (run/checkpoint.hpp); `resume` continues one.
 WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options,
-                        std::vector<std::vector<double>>* rows) {
+                        std::vector<std::vector<double>>* rows, const ResumeFrom* resume = nullptr) {
   const auto t0 = Clock::now();
   check_beam(s);
+  const bool checkpointing = !rows && (s.checkpoints() || options.stop_at > 0 || resume);
   const bool exp = s.retraction == config::Retraction::exp, type_ii = s.method == config::FieldMethod::type_ii;
   AnyStepper any = type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s)))
                            : (exp ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s)));
   std::optional<io::OutputDir> dir;
-  if (!rows) dir.emplace(out_dir, options.force);
+  if (resume)
+    dir.emplace(io::OutputDir::reopen(out_dir));
+  else if (checkpointing)
+    dir.emplace(io::OutputDir::in_place(out_dir, options.force));
+  else if (!rows)
+    dir.emplace(out_dir, options.force);
   const auto tmp = [&] { return dir->tmp(); };
   WaveRunResult r;
   r.cfl_dt = beam_stable_dt(s);
@@ -375,20 +383,28 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
         const auto& grid = st.grid();
         const std::ptrdiff_t n_nodes = grid.n_nodes();
         std::optional<io::TableCsvWriter> csv;
-        if (!rows) csv.emplace(tmp() / "series.csv", beam_series_columns(s));
+        if (resume)
+          csv.emplace(tmp() / "series.csv", beam_series_columns(s), io::TableCsvWriter::Resume{});
+        else if (!rows)
+          csv.emplace(tmp() / "series.csv", beam_series_columns(s));
         std::optional<io::FieldsH5Writer> h5;
         if (s.fields && !rows) {
           std::vector<double> pos;
           for (long long j = 0; j < n_nodes; ++j) pos.push_back(s.s_of(j));
           const std::size_t nn = static_cast<std::size_t>(n_nodes), ns = static_cast<std::size_t>(grid.n_segments());
-          h5.emplace(tmp() / "fields.h5", pos,
-                     std::vector<io::FieldSpec>{
-                         {"R", {nn, 3, 3}, {}, "director frames R_j^n (columns d1, d2, d3; body to spatial)"},
-                         {"p", {nn, 3}, {}, "centre line p_j^n"},
-                         {"zeta", {nn, 6}, {{"time_offset", 0.5 * s.dt}}, "body velocity zeta_j^{n+1/2} = (omega, v)"},
-                         {"gamma", {ns, 6}, {}, "strain gamma_{j+1/2}^n = (kappa, Gamma) on the segments"}},
-                     "beam");
+          std::vector<io::FieldSpec> specs{
+              {"R", {nn, 3, 3}, {}, "director frames R_j^n (columns d1, d2, d3; body to spatial)"},
+              {"p", {nn, 3}, {}, "centre line p_j^n"},
+              {"zeta", {nn, 6}, {{"time_offset", 0.5 * s.dt}}, "body velocity zeta_j^{n+1/2} = (omega, v)"},
+              {"gamma", {ns, 6}, {}, "strain gamma_{j+1/2}^n = (kappa, Gamma) on the segments"}};
+          if (resume)
+            h5.emplace(tmp() / "fields.h5", std::move(specs), io::FieldsH5Writer::Resume{});
+          else if (checkpointing)
+            h5.emplace(tmp() / "fields.h5", pos, std::move(specs), "beam", io::FieldsH5Writer::CrashSafe{});
+          else
+            h5.emplace(tmp() / "fields.h5", pos, std::move(specs), "beam");
         }
+        if (dir) dir->mark_running();
         ProgressLine line(s.steps, s.t_end, options.progress == Progress::automatic);
         const std::vector<std::string> columns = beam_series_columns(s);
         std::vector<double> row;
@@ -396,8 +412,69 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
         Vec6 J0 = Vec6::Zero();
         Snapshot sn;
         long long k_vtk = 0;
+        // Everything the next step and the outputs read (run/checkpoint.hpp), at the top of a level.
+        auto state = [&](StateIO& a) {
+          {
+            StateIO::Scope scope(a, "stepper");
+            st.checkpoint(a);
+          }
+          a("run/J0", J0);
+          a("run/c_min", c_min);
+          a("run/c_max", c_max);
+          a("run/J_drift", J_drift);
+          a("run/orth_max", orth_max);
+          a("run/rows", r.rows);
+          a("run/snapshots", r.snapshots);
+          a("run/steps", r.steps);
+          a("trail/first", trail.first);
+          a("trail/prev", trail.prev);
+          a("trail/t_prev", trail.t_prev);
+          a("trail/last", trail.last);
+          a("trail/t_last", trail.t_last);
+          a("trail/turn_max", trail.turn_max);
+          a("trail/t_turn_max", trail.t_turn_max);
+          long long seg = trail.seg_turn_max;
+          a("trail/seg_turn_max", seg);
+          trail.seg_turn_max = static_cast<std::ptrdiff_t>(seg);
+          // the .vtp files written so far, by their times (beam_<k>.vtp)
+          a("vtk/count", k_vtk);
+          std::vector<double> times(static_cast<std::size_t>(k_vtk));
+          for (std::size_t i = 0; i < pvd.size() && i < times.size(); ++i) times[i] = pvd[i].first;
+          a("vtk/times", times);
+          if (a.restoring()) {
+            pvd.clear();
+            for (long long i = 0; i < k_vtk; ++i)
+              pvd.emplace_back(times[static_cast<std::size_t>(i)], "beam_" + std::to_string(i) + ".vtp");
+          }
+          if (csv) {
+            StateIO::Scope scope(a, "series");
+            csv->checkpoint(a);
+          }
+          if (h5) {
+            StateIO::Scope scope(a, "fields");
+            h5->checkpoint(a);
+          }
+        };
+        std::optional<Checkpointer> checkpoints;
+        if (checkpointing) {
+          checkpoints.emplace(tmp(), s, io::to_toml(s));
+          checkpoints->stop_at(options.stop_at);
+        }
+        long long n0 = 0;
+        if (resume) {
+          io::CheckpointLoader loader(resume->data, resume->file);
+          state(loader);
+          n0 = resume->data.step;
+        }
         const auto tb = Clock::now();
-        for (long long n = 0; n <= s.steps; ++n) {
+        for (long long n = n0; n <= s.steps; ++n) {
+          if (checkpoints && n > n0 && checkpoints->due(n)) {
+            checkpoints->write(n, s.time_at(n), state);
+            if (checkpoints->stops_at(n)) {  // level n is written by the resumed run
+              r.stopped = true;
+              break;
+            }
+          }
           const bool out = n % s.every == 0 || n == s.steps;
           const bool snap = !rows && (s.fields || s.vtk) && (n % s.fields_every == 0 || n == s.steps);
           Level L;
@@ -505,8 +582,13 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
         }
         line.finish();
         integrate_s += seconds(Clock::now() - tb);
-        r.complete = !r.failure;
-        r.t_final = r.complete ? s.t_end : r.failure->t;
+        r.complete = !r.failure && !r.stopped;
+        r.t_final = r.stopped ? s.time_at(r.steps) : r.complete ? s.t_end : r.failure->t;
+        if (r.stopped) {
+          if (csv) csv->close();
+          if (h5) h5->close();
+          return;
+        }
         r.newton_max = st.newton_max();
         // E_c_fluctuation measures how well the scheme keeps the energy, so it is written only when the
         // continuous problem conserves it: no loads, damping, noise or prescribed end motion (gravity is
@@ -540,6 +622,12 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
       },
       any);
   r.integrate_s = integrate_s;
+  if (r.stopped) {
+    r.out_dir = out_dir;
+    dir->keep_for_resume();
+    r.total_s = seconds(Clock::now() - t0);
+    return r;
+  }
   if (trail.turn_max > kCoarseTurn)
     r.notes.push_back("coarse grid for this motion: segment " + std::to_string(trail.seg_turn_max) + " turned by " +
                       io::format_number(std::round(trail.turn_max * 180.0 / std::numbers::pi)) +
@@ -569,8 +657,9 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
 
 }  // namespace
 
-WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options) {
-  return beam_path(s, out_dir, options, nullptr);
+WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options,
+                       const ResumeFrom* resume) {
+  return beam_path(s, out_dir, options, nullptr, resume);
 }
 
 WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, const fs::path& out_dir,

@@ -140,10 +140,11 @@ ModelType wave() {
 
 ModelType beam() {
   using S = io::BeamScenario;
-  return {"beam", io::beam_schema, [](const io::AnyScenario& s) { check_beam(std::get<S>(s)); },
+  ModelType t{"beam", io::beam_schema, [](const io::AnyScenario& s) { check_beam(std::get<S>(s)); },
           [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
           [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
             const S& s = std::get<S>(any);
+            refuse_ensemble_checkpoints(s, paths);
             const WaveRunResult r = paths > 0 ? run_beam_ensemble(s, paths, out_or_default(s, out), options)
                                               : run_beam(s, out_or_default(s, out), options);
             RunOutcome o = outcome_of(r);
@@ -170,6 +171,16 @@ ModelType beam() {
                    "approximately)\n"
                    "retractions (integrator.retraction, beam): cayley (the default), exp\n";
           }};
+  t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
+    const S& s = std::get<S>(any);
+    const WaveRunResult r = run_beam(s, dir, options, &from);
+    RunOutcome o = outcome_of(r);
+    o.what = format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes (resumed at step %lld)", r.steps,
+                    config::id(s.variant), config::id(s.method), config::id(s.retraction), s.n_nodes(),
+                    from.data.step);
+    return o;
+  };
+  return t;
 }
 
 ModelType lagrangian() {
@@ -251,9 +262,12 @@ RunOutcome resume_run(const fs::path& dir, const std::vector<std::string>& overr
     throw invalid_argument(dir.string(), "", "no such folder: lievi resume takes the output folder of a run");
   const fs::path file = dir / io::checkpoint_file;
   ResumeFrom from{io::read_checkpoint(file), file};
+  // relative files the scenario names (pose tables, shapes) are found from its own folder, as in the run
   const std::string label = file.string();
-  const io::AnyScenario base = io::parse_any_scenario(from.data.scenario, label, from.data.name);
-  io::AnyScenario s = overrides.empty() ? base : io::parse_any_scenario(from.data.scenario, label, from.data.name, overrides);
+  const io::AnyScenario base = io::parse_any_scenario(from.data.scenario, label, from.data.name, {}, from.data.source);
+  io::AnyScenario s = overrides.empty()
+                          ? base
+                          : io::parse_any_scenario(from.data.scenario, label, from.data.name, overrides, from.data.source);
   // The resolved text gives every key; the run's notes and summary name the keys its file and --set gave.
   std::visit(
       [&](auto& x) {

@@ -180,6 +180,9 @@ struct BeamConfig {
   bool plots = true;
   bool per_path = false;   ///< ensembles: also write series_path<k>.csv
   bool animation = false;  ///< motion.gif of the centre line from the fields.h5 snapshots
+  long long checkpoint_every = 0;  ///< checkpoint.h5 every so many steps (0: not by steps; single runs)
+  double checkpoint_wall = 0.0;    ///< checkpoint.h5 after so many seconds of wall time (0: not by time)
+  [[nodiscard]] bool checkpoints() const { return checkpoint_every > 0 || checkpoint_wall > 0.0; }
 
   [[nodiscard]] bool periodic() const { return bc_left == field::End::periodic; }
   [[nodiscard]] long long n_nodes() const;     ///< J + 1 (vertex) or J (cell, or periodic)

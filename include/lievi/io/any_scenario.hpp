@@ -21,9 +21,12 @@ namespace lievi::io {
 using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario, MechanicsScenario>;
 [[nodiscard]] AnyScenario load_any_scenario(const std::filesystem::path& path,
                                             const std::vector<std::string>& overrides = {});
+/// `source`: the file the text stands for (its folder is where relative side files are read from; "" for
+/// the working folder).
 [[nodiscard]] AnyScenario parse_any_scenario(const std::string& toml_text, const std::string& file_label,
                                              const std::string& name,
-                                             const std::vector<std::string>& overrides = {});
+                                             const std::vector<std::string>& overrides = {},
+                                             const std::string& source = "");
 
 /// The model.type of a scenario file (after the `--set` overrides) without reading the rest: its string, the
 /// TOML text of a value that is not a string, or nullopt when absent. Throws lievi::invalid_argument when the

@@ -35,7 +35,8 @@ struct CheckpointData {
   std::string model;          ///< model.type
   std::string name;           ///< the scenario's name (its file's stem)
   std::string scenario;       ///< the resolved scenario (TOML) of the run
-  std::string source;         ///< the file it was read from ("" for a string)
+  std::string source;         ///< the file it was read from, absolute ("" for a string): files it names are
+                              ///< found relative to its folder again
   std::string given_keys;     ///< the keys given in the file or by --set, one per line (notes, summary)
   long long step = 0;         ///< the level n of the state
   double t = 0.0;             ///< t_n

@@ -36,7 +36,10 @@ void check_beam(const io::BeamScenario& s);
 [[nodiscard]] std::vector<std::string> beam_series_columns(const io::BeamScenario& s);
 
 /// Run into `out_dir` atomically (as run_wave).
-WaveRunResult run_beam(const io::BeamScenario& s, const std::filesystem::path& out_dir, const RunOptions& options = {});
+/// With checkpoints (output.checkpoint_every / checkpoint_wall, RunOptions::stop_at) the run is written in
+/// place with crash-safe fields.h5; `resume` continues it from its checkpoint (run/checkpoint.hpp).
+WaveRunResult run_beam(const io::BeamScenario& s, const std::filesystem::path& out_dir, const RunOptions& options = {},
+                       const ResumeFrom* resume = nullptr);
 
 /// An ensemble of noise paths noise.path ... noise.path + paths - 1 (`--paths N`): each path is the single
 /// run of that path (so path k equals `noise.path = k` bit for bit), without fields, vtk or plots; their

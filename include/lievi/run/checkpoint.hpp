@@ -28,8 +28,9 @@ class Checkpointer {
   /// `s.checkpoint_wall` seconds, at the last step.
   template <class Scenario>
   Checkpointer(std::filesystem::path dir, const Scenario& s, std::string toml)
-      : Checkpointer(std::move(dir), s.model_type, s.name, std::move(toml), s.source, lines(s.given_keys), s.steps,
-                     s.checkpoint_every, s.checkpoint_wall) {}
+      : Checkpointer(std::move(dir), s.model_type, s.name, std::move(toml),
+                     s.source.empty() ? std::string() : std::filesystem::absolute(s.source).string(),
+                     lines(s.given_keys), s.steps, s.checkpoint_every, s.checkpoint_wall) {}
   Checkpointer(std::filesystem::path dir, std::string model, std::string name, std::string scenario,
                std::string source, std::string given_keys, long long steps, long long every, double wall);
   /// Whether level k (1 <= k <= N) gets a checkpoint.
