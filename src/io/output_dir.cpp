@@ -84,6 +84,18 @@ std::vector<std::string> entries_below(const fs::path& dir, std::error_code& ec)
   return v;
 }
 
+/// The files a run writes at its end, after its last checkpoint (docs/outputs.md).
+bool end_of_run_output(const std::string& rel) {
+  if (rel.find('/') != std::string::npos) return false;
+  static const std::set<std::string> names = {"summary.json", "fields.xdmf", "beam.pvd", "final_fields.csv",
+                                              "plot.log", "motion.gif"};
+  if (names.count(rel)) return true;
+  const auto ends = [&](const std::string& suffix) {
+    return rel.size() >= suffix.size() && rel.compare(rel.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends(".png") || (rel.rfind("beam_", 0) == 0 && ends(".vtp"));
+}
+
 }  // namespace
 
 void protect_input(const fs::path& path) {
@@ -110,9 +122,12 @@ std::optional<std::string> why_not_replaceable(const fs::path& dir) {
     if (e.is_string()) listed.insert(e.get<std::string>());
   const std::vector<std::string> now = entries_below(dir, ec);
   if (ec) return "cannot be read (" + ec.message() + ")";
+  // A run written in place that was killed while it wrote its end-of-run files (summary, plots, the ParaView
+  // files) left them unlisted: its marker still says "running". Those names are lievi's own outputs.
+  const bool killed_in_place = j.value("state", "") == "running";
   std::vector<std::string> extra;
   for (const auto& e : now)
-    if (!listed.count(e)) extra.push_back(e);
+    if (!listed.count(e) && !(killed_in_place && end_of_run_output(e))) extra.push_back(e);
   if (!extra.empty())
     return "holds '" + shorten(extra.front()) + "'" +
            (extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more entries" : "") +
@@ -199,7 +214,12 @@ void check_output_dir(const fs::path& dir_in, bool force) {
       const auto why = why_not_replaceable(dir);
       if (why) fail("folder exists and is not empty; --force replaces only a folder lievi wrote, and this one " +
                     *why + "; nothing deleted, choose another folder");
-      if (!force) fail("folder exists and is not empty (a lievi output); use --force to replace it");
+      // a run with checkpoints that did not finish: say how to continue it rather than only how to replace it
+      const bool resumable = fs::is_regular_file(dir / "checkpoint.h5", ec) && !fs::exists(dir / "summary.json", ec);
+      if (!force)
+        fail(resumable ? "folder holds a run that did not finish, with a checkpoint; continue it with: lievi resume " +
+                             shorten(dir_in.string()) + " (or use --force to replace it)"
+                       : "folder exists and is not empty (a lievi output); use --force to replace it");
     }
   }
   // The nearest existing ancestor must be a folder we may create entries in.
