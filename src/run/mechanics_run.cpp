@@ -224,6 +224,30 @@ struct SystemStepper {
     return r;
   }
 
+  /// Step k with the run's check, for the run loop and MechanicsSimulation alike: the step's own failure or a
+  /// non-finite reported value (E0, escale: the reference of energy_error) puts the state back to level k-1 and
+  /// is returned; otherwise `val` holds level k's values.
+  std::optional<RunFailure> checked_step(long long k, double E0, double escale, StepResult& res, Values& val) {
+    const del::DelState<n> x_prev = x;
+    const V v_prev = v;
+    std::string message = advance(k, res);
+    if (message.empty()) {
+      val = values();
+      if (const std::string bad = bad_value(val, (val.E - E0) / escale); !bad.empty())
+        message = "non-finite value after the step: " + bad + " (overflow)";
+    }
+    if (message.empty()) return std::nullopt;
+    x = x_prev;
+    v = v_prev;
+    RunFailure f;
+    f.step = k;
+    f.t = s.time_at(k - 1);
+    f.residual = res.residual;
+    f.message = message;
+    f.hint = hint_of(s, message);
+    return f;
+  }
+
   /// "" when the reported values are finite, otherwise which is not (a numerical failure: an energy that
   /// overflows while q and p are still finite).
   [[nodiscard]] static std::string bad_value(const Values& r, double err) {
@@ -338,25 +362,12 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
     level(0.0, start, 0, true);
   }
   for (; k <= N; ++k) {
-    const del::DelState<n> x_prev = x;
-    const V v_prev = v;
     StepResult res;
-    std::string message = st.advance(k, res);
+    std::optional<RunFailure> failure = st.checked_step(k, E0, escale, res, val);
     r.newton.total += res.iterations;
     r.newton.max = std::max(r.newton.max, res.iterations);
-    if (message.empty())
-      if (const std::string bad = values(val); !bad.empty())
-        message = "non-finite value after the step: " + bad + " (overflow)";
-    if (!message.empty()) {
-      RunFailure f;
-      f.step = k;
-      f.t = s.time_at(k - 1);
-      f.residual = res.residual;
-      f.message = message;
-      f.hint = hint_of(s, message);
-      r.failure = f;
-      x = x_prev;
-      v = v_prev;
+    if (failure) {
+      r.failure = std::move(failure);
       break;
     }
     last_iterations = res.iterations;
@@ -567,25 +578,9 @@ struct MechanicsSimImpl final : MechanicsSimulation::Impl {
 
   std::optional<RunFailure> step(long long n) override {
     for (long long i = 0; i < n; ++i) {
-      const long long k = steps + 1;
-      const auto x_prev = st.x;
-      const auto v_prev = st.v;
       StepResult res;
-      std::string message = st.advance(k, res);
-      if (message.empty()) {
-        const auto val = st.values();
-        if (const std::string bad = SystemStepper<M>::bad_value(val, (val.E - E0) / escale); !bad.empty())
-          message = "non-finite value after the step: " + bad + " (overflow)";
-      }
-      if (!message.empty()) {
-        RunFailure f;
-        f.step = k;
-        f.t = s.time_at(k - 1);
-        f.residual = res.residual;
-        f.message = message;
-        f.hint = hint_of(s, message);
-        st.x = x_prev;
-        st.v = v_prev;
+      typename SystemStepper<M>::Values val;
+      if (std::optional<RunFailure> f = st.checked_step(steps + 1, E0, escale, res, val)) {
         failed = true;
         return f;
       }
