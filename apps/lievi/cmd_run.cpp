@@ -24,9 +24,14 @@ CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   c->add_flag("--force", a.force,
               "Replace an existing output folder that lievi wrote (after the new one is complete)");
   c->add_option("--stop-at", a.stop_at,
-                 "Write a checkpoint at step STEP and stop there; continue later with lievi resume DIR")
+                 "Write a checkpoint at step STEP and stop there (with --paths: after STEP paths); continue "
+                 "later with lievi resume DIR")
       ->type_name("STEP")
       ->check(CLI::PositiveNumber);
+  c->add_option("--path-range", a.path_range,
+                "With --paths N: run only the paths A ... B-1 (counted from noise.path), a slice for a job array; "
+                "lievi merge combines the slices into the ensemble's outputs")
+      ->type_name("A:B");
   c->add_option("--paths", a.paths_text,
                 "Number of noise paths, 1 to " + std::to_string(kMaxPaths) + " (ensembles; needs a noisy model)")
       ->type_name("N");
@@ -72,6 +77,12 @@ int report_outcome(const std::string& label, const std::string& name, const run:
     for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
   };
   if (r.notes_first) notes();
+  if (r.stopped && r.paths_planned > 0) {
+    std::printf("%s: stopped after %lld of %lld paths, after their checkpoint, as asked; continue with: lievi "
+                "resume %s\n",
+                name.c_str(), r.paths_done, r.paths_planned, r.out_dir.c_str());
+    return static_cast<int>(ExitCode::ok);
+  }
   if (r.stopped) return report_stopped(name, r.steps, r.t_final, r.out_dir.string());
   if (!r.complete) return report_failure(label, *r.failure, r.t_final, r.out_dir);
   std::printf("%s: %s to t = %s in %.3f s; wrote %s\n", name.c_str(), r.what.c_str(),
@@ -91,15 +102,21 @@ int run_command(const RunArgs& args) {
     run::RunOptions o;
     o.force = a.force;
     o.stop_at = a.stop_at;
-    if (a.stop_at > 0) {
-      const long long steps = std::visit([](const auto& s) { return s.steps; }, any);
-      if (a.stop_at >= steps)
-        throw invalid_argument("--stop-at", "",
-                               "value " + std::to_string(a.stop_at) + " not allowed: the run has " +
-                                   std::to_string(steps) + " steps; stop at a step from 1 to " +
-                                   std::to_string(steps - 1));
-      if (a.paths > 0) throw invalid_argument("--stop-at", "", "not available for ensembles (--paths)");
+    if (!a.path_range.empty()) {
+      const auto colon = a.path_range.find(':');
+      const auto number = [&](const std::string& t) {
+        const bool digits = !t.empty() && t.size() <= 7 &&
+                            std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        if (!digits || colon == std::string::npos)
+          throw invalid_argument("--path-range", "",
+                                 "value '" + shorten(a.path_range) + "' not allowed: A:B, two integers (paths A ... B-1)");
+        return std::stoll(t);
+      };
+      o.range_begin = number(a.path_range.substr(0, colon));
+      o.range_end = number(colon == std::string::npos ? std::string() : a.path_range.substr(colon + 1));
+      run::check_path_range(a.paths, o.range_begin, o.range_end, "--path-range");
     }
+    run::check_stop_at(any, o.range_end > 0 ? o.range_end - o.range_begin : a.paths, a.stop_at, "--stop-at");
     const run::RunOutcome r = run::model_of(any).run(any, a.paths, a.out, o);
     return report_outcome(a.file, std::visit([](const auto& s) { return s.name; }, any), r);
   } catch (const invalid_argument& e) {

@@ -34,6 +34,7 @@ struct RunArgs {
   bool paths_given = false;  ///< --paths was on the command line (set by main after parsing)
   long long paths = 0;       ///< --paths as a number, 0 = not given
   long long stop_at = 0;     ///< --stop-at STEP (0 = not given)
+  std::string path_range;    ///< --path-range A:B as given ("" = the whole ensemble)
 };
 CLI::App* add_run_command(CLI::App& app, RunArgs& args);
 int run_command(const RunArgs& args);
@@ -49,6 +50,14 @@ struct ResumeArgs {
 int report_outcome(const std::string& label, const std::string& name, const run::RunOutcome& r);
 CLI::App* add_resume_command(CLI::App& app, ResumeArgs& args);
 int resume_command(const ResumeArgs& args);
+
+struct MergeArgs {
+  std::vector<std::string> dirs;
+  std::string out;
+  bool force = false;
+};
+CLI::App* add_merge_command(CLI::App& app, MergeArgs& args);
+int merge_command(const MergeArgs& args);
 
 struct ValidateArgs {
   std::string file;

@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
   CLI::App* run = add_run_command(app, run_args);
   ResumeArgs resume_args;
   CLI::App* resume = add_resume_command(app, resume_args);
+  MergeArgs merge_args;
+  CLI::App* merge = add_merge_command(app, merge_args);
   CLI::App* convergence = add_convergence_command(app, convergence_args);
   CLI::App* validate = add_validate_command(app, validate_args);
   CLI::App* methods = add_methods_command(app);
@@ -95,6 +97,8 @@ int main(int argc, char** argv) {
       code = run_command(run_args);
     } else if (resume->parsed()) {
       code = resume_command(resume_args);
+    } else if (merge->parsed()) {
+      code = merge_command(merge_args);
     } else if (convergence->parsed()) {
       check_out_given(convergence, convergence_args.out);
       lievi::io::protect_input(convergence_args.file);

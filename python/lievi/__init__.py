@@ -42,6 +42,7 @@ __all__ = [
     "Scenario",
     "Simulation",
     "load",
+    "merge",
     "methods",
     "model_types",
     "resume",
@@ -290,12 +291,13 @@ def _stop_at(stop_at, where: str) -> int:
     if stop_at is None:
         return 0
     if isinstance(stop_at, bool) or not isinstance(stop_at, (int, np.integer)) or stop_at < 1:
-        raise InputError(f"{where}: stop_at = {stop_at!r} not allowed: a step number >= 1")
+        raise InputError(f"{where}: stop_at = {stop_at!r} not allowed: a step number >= 1 (for an ensemble, "
+                         "a number of paths)")
     return int(stop_at)
 
 
 def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool = False,
-        paths: int = 0, stop_at: int | None = None) -> Result | None:
+        paths: int = 0, stop_at: int | None = None, path_range: tuple[int, int] | None = None) -> Result | None:
     """Run a scenario as ``lievi run`` does.
 
     ``out=None``: in memory (the outputs are read back from a temporary folder, which is then removed).
@@ -306,13 +308,26 @@ def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool
 
     A scenario with ``output.checkpoint_every`` or ``output.checkpoint_wall`` writes ``checkpoint.h5`` into
     ``out`` (the folder is then written in place); ``stop_at=k`` (with ``out``) writes a checkpoint at step k
-    and stops there, returning None: :func:`resume` continues it.
+    and stops there, returning None: :func:`resume` continues it. An ensemble is checkpointed between its
+    paths: there ``stop_at=k`` stops after k paths.
+
+    ``path_range=(a, b)`` with ``paths=N`` runs only the ensemble's paths a ... b - 1 (as ``--path-range a:b``):
+    a slice, whose folder :func:`merge` combines with the other slices into the whole ensemble's outputs.
     """
     if not isinstance(scenario, Scenario):
         raise InputError(f"lievi.run: expected a lievi.Scenario, got {type(scenario).__name__}")
     if isinstance(paths, bool) or not isinstance(paths, (int, np.integer)) or paths < 0:
         raise InputError(f"lievi.run: paths = {paths!r} not allowed: the number of noise paths is an integer >= 0")
     stop = _stop_at(stop_at, "lievi.run")
+    begin, end = 0, 0
+    if path_range is not None:
+        ok = (isinstance(path_range, (tuple, list)) and len(path_range) == 2
+              and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in path_range))
+        if not ok:
+            raise InputError(f"lievi.run: path_range = {path_range!r} not allowed: a pair (a, b) of integers")
+        begin, end = int(path_range[0]), int(path_range[1])
+        if out is None:
+            raise InputError("lievi.run: path_range needs out= (the slice's folder, for lievi.merge)")
     if stop and out is None:
         raise InputError("lievi.run: stop_at needs out= (the folder to resume from)")
     tmp = None
@@ -322,7 +337,7 @@ def run(scenario: Scenario, out: str | os.PathLike | None = None, *, force: bool
     else:
         folder = os.fspath(out)
     try:
-        outcome = _lievi.run(scenario._s, int(paths), folder, bool(force), stop)
+        outcome = _lievi.run(scenario._s, int(paths), folder, bool(force), stop, begin, end)
         if outcome["stopped"]:
             return None
         result = _result_from(outcome["out_dir"] or folder, outcome, keep=tmp is None)
@@ -338,8 +353,8 @@ def resume(out: str | os.PathLike, set: Mapping[str, Any] | None = None, *,
            stop_at: int | None = None) -> Result | None:
     """Continue a run from the checkpoint in its folder, as ``lievi resume DIR`` does: the outputs are then
     those of the uninterrupted run, bit for bit. ``set={"integrator.t_end": T}`` extends it (any other key
-    that differs from the checkpoint's scenario is refused); ``stop_at=k`` stops again at step k (returns
-    None). Raises :class:`InputError` for a folder, checkpoint or key it cannot resume, :class:`NumericalFailure`
+    that differs from the checkpoint's scenario is refused; an ensemble cannot be extended); ``stop_at=k``
+    stops again at step k, or after k paths of an ensemble (returns None). Raises :class:`InputError` for a folder, checkpoint or key it cannot resume, :class:`NumericalFailure`
     as :func:`run`."""
     folder = os.fspath(out)
     outcome = _lievi.resume(folder, _overrides(set), _stop_at(stop_at, "lievi.resume"))
@@ -349,6 +364,17 @@ def resume(out: str | os.PathLike, set: Mapping[str, Any] | None = None, *,
     if not outcome["complete"]:
         raise NumericalFailure(outcome["failure"], result)
     return result
+
+
+def merge(slices: Iterable[str | os.PathLike], out: str | os.PathLike, *, force: bool = False) -> Result:
+    """Combine the folders of an ensemble's slices (``run(..., paths=N, path_range=(a, b))`` or ``lievi run
+    --path-range``), in any order, into ``out``: the outputs of the whole ensemble, bit for bit, as ``lievi
+    merge`` does. Raises :class:`InputError` for slices of different scenarios or ensembles, overlapping or
+    missing paths, a failed or unfinished slice."""
+    dirs = [os.fspath(d) for d in slices]
+    folder = os.fspath(out)
+    outcome = _lievi.merge(dirs, folder, bool(force))
+    return _result_from(outcome["out_dir"] or folder, outcome, keep=True)
 
 
 class Simulation:

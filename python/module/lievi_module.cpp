@@ -172,20 +172,16 @@ PYBIND11_MODULE(_lievi, m) {
       py::arg("text"), py::arg("label"), py::arg("name"), py::arg("overrides"));
   m.def(
       "run",
-      [](const Scenario& s, long long paths, const std::filesystem::path& out, bool force, long long stop_at) {
+      [](const Scenario& s, long long paths, const std::filesystem::path& out, bool force, long long stop_at,
+         long long range_begin, long long range_end) {
         if (paths > 1) lievi::io::check_memory(s.any, paths);
-        if (stop_at > 0) {
-          const long long steps = std::visit([](const auto& x) { return x.steps; }, s.any);
-          if (stop_at >= steps)
-            throw lievi::invalid_argument("", "stop_at",
-                                          "value " + std::to_string(stop_at) + " not allowed: the run has " +
-                                              std::to_string(steps) + " steps; stop at a step from 1 to " +
-                                              std::to_string(steps - 1));
-          if (paths > 0) throw lievi::invalid_argument("", "stop_at", "not available for ensembles (paths)");
-        }
+        lievi::run::check_path_range(paths, range_begin, range_end, "path_range");
+        lievi::run::check_stop_at(s.any, range_end > 0 ? range_end - range_begin : paths, stop_at, "stop_at");
         lievi::run::RunOptions o;
         o.force = force;
         o.stop_at = stop_at;
+        o.range_begin = range_begin;
+        o.range_end = range_end;
         o.progress = lievi::run::Progress::never;
         lievi::run::RunOutcome r;
         {
@@ -194,7 +190,22 @@ PYBIND11_MODULE(_lievi, m) {
         }
         return run_outcome(r);
       },
-      py::arg("scenario"), py::arg("paths"), py::arg("out"), py::arg("force"), py::arg("stop_at"));
+      py::arg("scenario"), py::arg("paths"), py::arg("out"), py::arg("force"), py::arg("stop_at"),
+      py::arg("range_begin"), py::arg("range_end"));
+  m.def(
+      "merge",
+      [](const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, bool force) {
+        lievi::run::RunOptions o;
+        o.force = force;
+        o.progress = lievi::run::Progress::never;
+        lievi::run::RunOutcome r;
+        {
+          py::gil_scoped_release release;
+          r = lievi::run::merge_slices(dirs, out, o);
+        }
+        return run_outcome(r);
+      },
+      py::arg("dirs"), py::arg("out"), py::arg("force"));
   m.def(
       "resume",
       [](const std::filesystem::path& dir, const std::vector<std::string>& overrides, long long stop_at) {

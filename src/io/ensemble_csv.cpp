@@ -77,4 +77,25 @@ void EnsembleSeries::write(const std::filesystem::path& mean_csv, const std::fil
   ws.close();
 }
 
+void EnsembleSeries::checkpoint(StateIO& a) {
+  long long cols = static_cast<long long>(columns_.size());
+  const long long cols_now = cols;
+  a("columns", cols);
+  if (cols != cols_now)
+    throw std::invalid_argument("ensemble series: the checkpoint has " + std::to_string(cols) + " columns, the run " +
+                                std::to_string(cols_now));
+  long long paths = static_cast<long long>(paths_), rows = static_cast<long long>(rows_);
+  a("paths", paths);
+  a("rows", rows);
+  if (paths < 0 || rows < 0)
+    throw std::invalid_argument("ensemble series: a checkpoint with " + std::to_string(paths) + " paths and " +
+                                std::to_string(rows) + " rows");
+  paths_ = static_cast<std::size_t>(paths);
+  rows_ = static_cast<std::size_t>(rows);
+  mean_.resize(paths_ > 0 ? rows_ * columns_.size() : 0);
+  m2_.resize(mean_.size());
+  a("mean", mean_);
+  a("m2", m2_);
+}
+
 }  // namespace lievi::io

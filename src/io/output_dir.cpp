@@ -84,16 +84,23 @@ std::vector<std::string> entries_below(const fs::path& dir, std::error_code& ec)
   return v;
 }
 
-/// The files a run writes at its end, after its last checkpoint (docs/outputs.md).
+/// The files a run in place may write after its last checkpoint's marker (docs/outputs.md): those of its end,
+/// and an ensemble's per-path series (written batch by batch), statistics and a slice's files.
 bool end_of_run_output(const std::string& rel) {
   if (rel.find('/') != std::string::npos) return false;
-  static const std::set<std::string> names = {"summary.json", "fields.xdmf", "beam.pvd", "final_fields.csv",
-                                              "plot.log", "motion.gif"};
+  static const std::set<std::string> names = {"summary.json",    "fields.xdmf",     "beam.pvd", "final_fields.csv",
+                                              "plot.log",        "motion.gif",      "series_mean.csv",
+                                              "series_std.csv",  "series_paths.npy", "slice.json"};
   if (names.count(rel)) return true;
   const auto ends = [&](const std::string& suffix) {
     return rel.size() >= suffix.size() && rel.compare(rel.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
-  return ends(".png") || (rel.rfind("beam_", 0) == 0 && ends(".vtp"));
+  const auto digits_between = [&](const std::string& head, const std::string& tail) {
+    if (rel.size() <= head.size() + tail.size() || rel.rfind(head, 0) != 0 || !ends(tail)) return false;
+    const std::string mid = rel.substr(head.size(), rel.size() - head.size() - tail.size());
+    return mid.find_first_not_of("0123456789") == std::string::npos;
+  };
+  return ends(".png") || (rel.rfind("beam_", 0) == 0 && ends(".vtp")) || digits_between("series_path", ".csv");
 }
 
 }  // namespace

@@ -31,6 +31,7 @@
 #include "lievi/run/plots.hpp"
 #include "lievi/run/checkpoint.hpp"
 #include "lievi/run/progress.hpp"
+#include "ensemble.hpp"
 #include "field_summary.hpp"
 
 namespace lievi::run {
@@ -662,93 +663,54 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   return beam_path(s, out_dir, options, nullptr, resume);
 }
 
+namespace detail {
+EnsembleModel beam_ensemble_model(const io::BeamScenario& s) {
+  EnsembleModel m;
+  m.columns = beam_series_columns(s);
+  // each path the single run of its path with the series kept in memory (inner loops serial: nested
+  // parallelism is off), without files of its own
+  m.run = [&s](std::uint32_t k) {
+    io::BeamScenario sk = s;
+    sk.path = k;
+    sk.fields = sk.vtk = sk.plots = sk.fields_csv = false;
+    sk.checkpoint_every = 0;
+    sk.checkpoint_wall = 0.0;
+    RunOptions o;
+    o.force = true;
+    o.progress = Progress::never;
+    PathRun p;
+    p.result = beam_path(sk, {}, o, &p.rows);
+    return p;
+  };
+  m.finish = [&s](WaveRunResult& total, std::uint32_t first, long long count, const SliceInfo* slice,
+                  const fs::path& folder, Clock::time_point t0) {
+    total.cfl_dt = beam_stable_dt(s);
+    // the first path's notes are the scenario's (ignored keys, large increments), not its output switches'
+    std::erase_if(total.notes, [](const std::string& n) { return n.rfind("plots not made", 0) == 0; });
+    total.notes.emplace_back("ensemble of " + std::to_string(count) + " paths from noise.path = " +
+                             std::to_string(first) +
+                             " (each the single run of its path); fields.h5 and the ParaView series are not "
+                             "written for ensembles");
+    make_field_plots(folder, s.plots, "lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT", s.name, total.notes);
+    total.total_s = seconds(Clock::now() - t0);
+    json j = field_summary(io::resolved_entries(s), s.name, total, s.steps, s.n_nodes());
+    j["method"] = {{"id", config::id(s.method)},
+                   {"variant", config::id(s.variant)},
+                   {"order", method_order(s)},
+                   {"retraction", config::id(s.retraction)}};
+    j["stable_dt_bound"] = total.cfl_dt;
+    add_slice(j, slice);
+    write_json(folder / "summary.json", j);
+  };
+  return m;
+}
+}  // namespace detail
+
 WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, const fs::path& out_dir,
-                                const RunOptions& options) {
-  const auto t0 = Clock::now();
+                                const RunOptions& options, const ResumeFrom* resume) {
   detail::check_ensemble(s.noise_mode, s.path, paths, file_of(s));
   check_beam(s);
-  io::OutputDir dir(out_dir, options.force);
-  const auto columns = beam_series_columns(s);
-  io::EnsembleSeries stats(columns);
-  WaveRunResult total;
-  total.complete = true;
-  total.cfl_dt = beam_stable_dt(s);
-  double integrate_s = 0;
-  // Paths in batches across threads, each the single run of its path with the series kept in memory (inner
-  // loops serial: nested parallelism is off); the batch is added to the statistics in path order.
-  const long long batch = std::max(1, omp_get_max_threads());
-  PathProgress progress(paths, options.progress == Progress::automatic);
-  for (long long p0 = 0; p0 < paths && total.complete; p0 += batch) {
-    const long long nb = std::min(batch, paths - p0);
-    std::vector<WaveRunResult> res(static_cast<std::size_t>(nb));
-    std::vector<std::vector<std::vector<double>>> series(static_cast<std::size_t>(nb));
-    std::vector<std::string> error(static_cast<std::size_t>(nb));
-#pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(nb))
-    for (long long b = 0; b < nb; ++b) {
-      io::BeamScenario sk = s;
-      sk.path = static_cast<std::uint32_t>(s.path + p0 + b);
-      sk.fields = sk.vtk = sk.plots = sk.fields_csv = false;
-      RunOptions o;
-      o.force = true;
-      o.progress = Progress::never;
-      try {
-        res[static_cast<std::size_t>(b)] = beam_path(sk, {}, o, &series[static_cast<std::size_t>(b)]);
-      } catch (const std::exception& e) {
-        error[static_cast<std::size_t>(b)] = e.what();
-      }
-    }
-    progress.update(p0 + nb);
-    for (long long b = 0; b < nb; ++b) {
-      const auto i = static_cast<std::size_t>(b);
-      const long long k = static_cast<long long>(s.path) + p0 + b;
-      if (!error[i].empty()) throw std::runtime_error("path " + std::to_string(k) + ": " + error[i]);
-      const WaveRunResult& rb = res[i];
-      integrate_s += rb.integrate_s;
-      if (!rb.complete) {
-        total.complete = false;
-        total.failure = rb.failure;
-        total.failure->message = "path " + std::to_string(k) + ": " + total.failure->message;
-        total.t_final = rb.t_final;
-        break;
-      }
-      if (s.per_path) {
-        io::TableCsvWriter w(dir.tmp() / ("series_path" + std::to_string(k) + ".csv"), columns);
-        for (const auto& row : series[i]) w.row(row);
-        w.close();
-      }
-      stats.add_path(std::move(series[i]));
-      total.steps = rb.steps, total.rows = rb.rows, total.t_final = rb.t_final;
-      total.newton_max = std::max(total.newton_max, rb.newton_max);
-      if (p0 + b == 0)  // the scenario's notes (ignored keys, large increments), not the per-path output switches
-        for (const auto& n : rb.notes)
-          if (n.rfind("plots not made", 0) != 0) total.notes.push_back(n);
-    }
-  }
-  progress.finish();
-  if (stats.paths() > 0) stats.write(dir.tmp() / "series_mean.csv", dir.tmp() / "series_std.csv");
-  total.paths = static_cast<long long>(stats.paths());
-  total.integrate_s = integrate_s;
-  total.notes.emplace_back("ensemble of " + std::to_string(paths) + " paths from noise.path = " + std::to_string(s.path) +
-                           " (each the single run of its path); fields.h5 and the ParaView series are not written for "
-                           "ensembles");
-  if (stats.paths() > 0) {
-    const std::size_t last = stats.rows() - 1;
-    total.diagnostics = {{"E_c_mean_initial", stats.mean(0, 2)},
-                         {"E_c_mean_final", stats.mean(last, 2)},
-                         {"E_c_std_final", stats.stddev(last, 2)}};
-  }
-  make_field_plots(dir.tmp(), s.plots, "lievi_beam_plot.py", "LIEVI_BEAM_PLOT_SCRIPT", s.name, total.notes);
-  total.out_dir = out_dir;
-  total.total_s = seconds(Clock::now() - t0);
-  detail::json j = detail::field_summary(io::resolved_entries(s), s.name, total, s.steps, s.n_nodes());
-  j["method"] = {{"id", config::id(s.method)},
-                 {"variant", config::id(s.variant)},
-                 {"order", method_order(s)},
-                 {"retraction", config::id(s.retraction)}};
-  j["stable_dt_bound"] = total.cfl_dt;
-  detail::write_json(dir.tmp() / "summary.json", j);
-  dir.commit();
-  return total;
+  return detail::run_field_ensemble(s, paths, out_dir, options, resume, detail::beam_ensemble_model(s));
 }
 
 // ---- BeamSimulation: the run's stepper, stepped by the caller ----

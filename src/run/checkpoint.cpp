@@ -28,6 +28,12 @@ bool Checkpointer::due(long long k) const {
          std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= wall_;
 }
 
+bool Checkpointer::due_work(long long work) const {
+  if (every_ > 0 && work >= every_) return true;
+  return wall_ > 0.0 &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= wall_;
+}
+
 io::CheckpointData Checkpointer::start(long long k, double t) const {
   io::CheckpointData d;
   d.model = model_;

@@ -17,6 +17,7 @@
 #include "lievi/run/beam_run.hpp"
 #include "lievi/run/mechanics_run.hpp"
 #include "lievi/run/wave_run.hpp"
+#include "ensemble.hpp"
 
 namespace lievi::run {
 namespace {
@@ -50,9 +51,21 @@ void refuse_paths(long long paths, const char* model) {
                                " has no noise, so there is nothing to sample");
 }
 
+/// The paths an ensemble run takes: all N, or its slice's.
+long long paths_run(long long paths, const RunOptions& o) {
+  return o.range_end > 0 ? o.range_end - o.range_begin : paths;
+}
+
 template <class S>
 fs::path out_or_default(const S& s, const fs::path& out) {
   return out.empty() ? default_output_dir(s) : out;
+}
+
+/// A slice's default folder is runs/<name>-paths-A-B.
+template <class S>
+fs::path out_or_default(const S& s, const fs::path& out, const RunOptions& o) {
+  if (!out.empty() || o.range_end <= 0) return out_or_default(s, out);
+  return default_output_dir(s).string() + "-paths-" + std::to_string(o.range_begin) + "-" + std::to_string(o.range_end);
 }
 
 const char* yes(bool b) { return b ? "yes" : "no"; }
@@ -92,26 +105,17 @@ ModelType rigid_body() {
   return t;
 }
 
-/// Checkpoints are for single runs so far: an ensemble with checkpoint keys is refused.
-template <class S>
-void refuse_ensemble_checkpoints(const S& s, long long paths) {
-  if (paths > 0 && s.checkpoints())
-    throw invalid_argument("--paths", "",
-                           "not with output.checkpoint_every or output.checkpoint_wall: ensembles are not "
-                           "checkpointed yet; run the paths in pieces (noise.path and --paths) instead");
-}
-
 ModelType wave() {
   using S = io::WaveScenario;
   ModelType t{"wave", io::wave_schema, [](const io::AnyScenario& s) { check_wave(std::get<S>(s)); },
           [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
           [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
             const S& s = std::get<S>(any);
-            refuse_ensemble_checkpoints(s, paths);
             const WaveRunResult r =
-                paths > 0 ? run_wave_ensemble(s, paths, out_or_default(s, out), options)
+                paths > 0 ? run_wave_ensemble(s, paths, out_or_default(s, out, options), options)
                           : run_wave(s, out_or_default(s, out), options);
             RunOutcome o = outcome_of(r);
+            if (r.stopped && paths > 0) o.paths_done = r.paths, o.paths_planned = paths_run(paths, options);
             o.what = format("%lld steps of %s (%s) on %lld nodes%s", r.steps, config::id(s.method),
                             config::id(s.variant), s.n_nodes(),
                             r.paths > 1 || paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "");
@@ -129,10 +133,16 @@ ModelType wave() {
           }};
   t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
     const S& s = std::get<S>(any);
-    const WaveRunResult r = run_wave(s, dir, options, &from);
+    const long long paths = detail::ensemble_paths_of(from.data);
+    const WaveRunResult r =
+        paths > 0 ? run_wave_ensemble(s, paths, dir, detail::ensemble_options_of(from.data, options), &from) : run_wave(s, dir, options, &from);
     RunOutcome o = outcome_of(r);
-    o.what = format("%lld steps of %s (%s) on %lld nodes (resumed at step %lld)", r.steps, config::id(s.method),
-                    config::id(s.variant), s.n_nodes(), from.data.step);
+    if (r.stopped && paths > 0)
+      o.paths_done = r.paths, o.paths_planned = paths_run(paths, detail::ensemble_options_of(from.data, options));
+    o.what = format("%lld steps of %s (%s) on %lld nodes%s (resumed at %s %lld)", r.steps, config::id(s.method),
+                    config::id(s.variant), s.n_nodes(),
+                    paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
+                    paths > 0 ? "path" : "step", from.data.step);
     return o;
   };
   return t;
@@ -144,10 +154,10 @@ ModelType beam() {
           [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
           [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
             const S& s = std::get<S>(any);
-            refuse_ensemble_checkpoints(s, paths);
-            const WaveRunResult r = paths > 0 ? run_beam_ensemble(s, paths, out_or_default(s, out), options)
+            const WaveRunResult r = paths > 0 ? run_beam_ensemble(s, paths, out_or_default(s, out, options), options)
                                               : run_beam(s, out_or_default(s, out), options);
             RunOutcome o = outcome_of(r);
+            if (r.stopped && paths > 0) o.paths_done = r.paths, o.paths_planned = paths_run(paths, options);
             o.what = format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes%s", r.steps,
                             config::id(s.variant), config::id(s.method), config::id(s.retraction), s.n_nodes(),
                             paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "");
@@ -173,11 +183,16 @@ ModelType beam() {
           }};
   t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
     const S& s = std::get<S>(any);
-    const WaveRunResult r = run_beam(s, dir, options, &from);
+    const long long paths = detail::ensemble_paths_of(from.data);
+    const WaveRunResult r =
+        paths > 0 ? run_beam_ensemble(s, paths, dir, detail::ensemble_options_of(from.data, options), &from) : run_beam(s, dir, options, &from);
     RunOutcome o = outcome_of(r);
-    o.what = format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes (resumed at step %lld)", r.steps,
+    if (r.stopped && paths > 0)
+      o.paths_done = r.paths, o.paths_planned = paths_run(paths, detail::ensemble_options_of(from.data, options));
+    o.what = format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes%s (resumed at %s %lld)", r.steps,
                     config::id(s.variant), config::id(s.method), config::id(s.retraction), s.n_nodes(),
-                    from.data.step);
+                    paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
+                    paths > 0 ? "path" : "step", from.data.step);
     return o;
   };
   return t;
@@ -287,19 +302,42 @@ RunOutcome resume_run(const fs::path& dir, const std::vector<std::string>& overr
       },
       s);
   if (scenario_name) *scenario_name = from.data.name;
-  // Only t_end may change (a longer run); anything else would not continue the same run.
+  // Only t_end may change (a longer run); anything else would not continue the same run. An ensemble keeps
+  // its paths' statistics, not their final states, so it cannot be extended.
+  const long long ensemble = detail::ensemble_paths_of(from.data);
   const auto a = entries_of(base), b = entries_of(s);
   std::vector<InputIssue> issues;
   for (const auto& eb : b) {
     const auto it = std::find_if(a.begin(), a.end(), [&](const io::ResolvedEntry& ea) { return ea.key == eb.key; });
     const bool same = it != a.end() && it->value == eb.value;
-    if (same || eb.key == "integrator.t_end" || eb.key == "integrator.steps") continue;
+    if (same) continue;
+    if (ensemble > 0) {
+      if (eb.key == "integrator.steps") continue;  // follows t_end, reported there
+      issues.push_back({"--set", eb.key,
+                        "value " + value_text(eb.value) + " differs from the checkpoint's " +
+                            (it == a.end() ? std::string("(absent)") : value_text(it->value)) +
+                            ": a resumed ensemble keeps its scenario (its paths' final states are not kept, so it "
+                            "cannot be extended; run a new ensemble for a longer integrator.t_end)"});
+      continue;
+    }
+    if (eb.key == "integrator.t_end" || eb.key == "integrator.steps") continue;
     issues.push_back({"--set", eb.key,
                       "value " + value_text(eb.value) + " differs from the checkpoint's " +
                           (it == a.end() ? std::string("(absent)") : value_text(it->value)) +
                           ": a resumed run keeps its scenario; only integrator.t_end may change (to extend it)"});
   }
   if (!issues.empty()) throw invalid_argument(std::move(issues));
+  const ModelType& m = model_of(s);
+  if (ensemble > 0) {
+    const long long done = from.data.step, count = paths_run(ensemble, detail::ensemble_options_of(from.data, options));
+    if (options.stop_at > 0 && (options.stop_at <= done || options.stop_at >= count))
+      throw invalid_argument("--stop-at", "",
+                             "value " + std::to_string(options.stop_at) + " not allowed: the ensemble has " +
+                                 std::to_string(done) + " of its " + std::to_string(count) +
+                                 " paths done; stop after a path count between them");
+    m.check(s);
+    return m.resume(s, from, dir, options);
+  }
   const double t_end = std::visit([](const auto& x) { return x.t_end; }, s);
   const long long steps = std::visit([](const auto& x) { return x.steps; }, s);
   if (steps < from.data.step)
@@ -312,11 +350,38 @@ RunOutcome resume_run(const fs::path& dir, const std::vector<std::string>& overr
                            "value " + std::to_string(options.stop_at) + " not allowed: the run goes on from step " +
                                std::to_string(from.data.step) + " to step " + std::to_string(steps) +
                                "; stop at a step between them");
-  const ModelType& m = model_of(s);
   if (!m.resume)
     throw invalid_argument(file.string(), "", "the model type '" + m.name + "' cannot be resumed yet");
   m.check(s);
   return m.resume(s, from, dir, options);
+}
+
+void check_stop_at(const io::AnyScenario& s, long long paths, long long stop_at, const std::string& flag) {
+  if (stop_at <= 0) return;
+  if (paths > 0) {
+    if (stop_at >= paths)
+      throw invalid_argument(flag, "",
+                             "value " + std::to_string(stop_at) + " not allowed: the ensemble has " +
+                                 std::to_string(paths) + " paths; stop after a path count from 1 to " +
+                                 std::to_string(paths - 1));
+    return;
+  }
+  const long long steps = std::visit([](const auto& x) { return x.steps; }, s);
+  if (stop_at >= steps)
+    throw invalid_argument(flag, "",
+                           "value " + std::to_string(stop_at) + " not allowed: the run has " + std::to_string(steps) +
+                               " steps; stop at a step from 1 to " + std::to_string(steps - 1));
+}
+
+void check_path_range(long long paths, long long begin, long long end, const std::string& flag) {
+  if (end <= 0 && begin <= 0) return;
+  if (paths <= 0)
+    throw invalid_argument(flag, "", "needs --paths N: a slice is part of an ensemble of N paths");
+  if (!(0 <= begin && begin < end && end <= paths))
+    throw invalid_argument(flag, "",
+                           "value " + std::to_string(begin) + ":" + std::to_string(end) +
+                               " not allowed: A:B with 0 <= A < B <= " + std::to_string(paths) +
+                               " runs the ensemble's paths A ... B - 1");
 }
 
 }  // namespace lievi::run

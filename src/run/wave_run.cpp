@@ -18,6 +18,7 @@
 
 #include "lievi/core/error.hpp"
 #include "lievi/io/ensemble_csv.hpp"
+#include "ensemble.hpp"
 #include "lievi/io/fields_h5.hpp"
 #include "lievi/io/fields_xdmf.hpp"
 #include "lievi/io/output_dir.hpp"
@@ -306,8 +307,10 @@ class Recorder final : public WaveObserver {
   std::vector<double> row_;
 };
 
-void write_summary(const fs::path& path, const io::WaveScenario& s, const WaveRunResult& r) {
+void write_summary(const fs::path& path, const io::WaveScenario& s, const WaveRunResult& r,
+                   const detail::SliceInfo* slice = nullptr) {
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());
+  detail::add_slice(j, slice);
   j["method"] = {{"id", config::id(s.method)},
                  {"variant", config::id(s.variant)},
                  {"order", 2},
@@ -435,82 +438,38 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
   return r;
 }
 
+namespace detail {
+EnsembleModel wave_ensemble_model(const io::WaveScenario& s) {
+  EnsembleModel m;
+  m.columns = wave_series_columns(s);
+  // each path the level loop of its own stepper with the series kept in memory (inner loops serial)
+  m.run = [&s](std::uint32_t k) {
+    PathRun p;
+    Recorder rec(s.probes);
+    rec.rows = &p.rows;
+    p.result = integrate_path(s, k, rec, Progress::never);
+    return p;
+  };
+  m.finish = [&s](WaveRunResult& total, std::uint32_t first, long long count, const SliceInfo* slice,
+                  const fs::path& folder, Clock::time_point t0) {
+    const auto pre = notes_of(s);
+    total.notes.insert(total.notes.begin(), pre.begin(), pre.end());
+    total.notes.emplace_back("ensemble of " + std::to_string(count) + " paths from noise.path = " +
+                             std::to_string(first) + "; final.phi is path " + std::to_string(first) +
+                             "'s; fields.h5 is not written for ensembles");
+    make_field_plots(folder, s.plots, "lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT", s.name, total.notes);
+    total.total_s = seconds(Clock::now() - t0);
+    write_summary(folder / "summary.json", s, total, slice);
+  };
+  return m;
+}
+}  // namespace detail
+
 WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, const fs::path& out_dir,
-                                const RunOptions& options) {
-  const auto t0 = Clock::now();
+                                const RunOptions& options, const ResumeFrom* resume) {
   detail::check_ensemble(s.noise_mode, s.path, paths, file_of(s));
   check_wave(s);
-  io::OutputDir dir(out_dir, options.force);
-  const auto columns = wave_series_columns(s);
-  io::EnsembleSeries stats(columns);
-  WaveRunResult total;
-  total.paths = paths;
-  total.complete = true;
-  double integrate_s = 0;
-  // Paths run in batches across threads; each batch is added to the statistics in path order, so the result
-  // does not depend on the thread count. Inner node loops run serially (nested parallelism is off).
-  const long long batch = std::max(1, omp_get_max_threads());
-  PathProgress progress(paths, options.progress == Progress::automatic);
-  for (long long p0 = 0; p0 < paths && total.complete; p0 += batch) {
-    const long long nb = std::min(batch, paths - p0);
-    std::vector<std::vector<std::vector<double>>> rows(static_cast<std::size_t>(nb));
-    std::vector<WaveRunResult> res(static_cast<std::size_t>(nb));
-    const auto tb = Clock::now();
-#pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(nb))
-    for (long long b = 0; b < nb; ++b) {
-      Recorder rec(s.probes);
-      rec.rows = &rows[static_cast<std::size_t>(b)];
-      res[static_cast<std::size_t>(b)] =
-          integrate_path(s, static_cast<std::uint32_t>(s.path + p0 + b), rec, Progress::never);
-    }
-    integrate_s += seconds(Clock::now() - tb);
-    progress.update(p0 + nb);
-    for (long long b = 0; b < nb; ++b) {
-      auto& rb = res[static_cast<std::size_t>(b)];
-      const long long k = static_cast<long long>(s.path) + p0 + b;
-      if (!rb.complete) {
-        total.complete = false;
-        total.failure = rb.failure;
-        total.failure->message = "path " + std::to_string(k) + ": " + total.failure->message;
-        break;
-      }
-      stats.add_path(rows[static_cast<std::size_t>(b)]);
-      if (s.per_path) {
-        io::TableCsvWriter w(dir.tmp() / ("series_path" + std::to_string(k) + ".csv"), columns);
-        for (const auto& row : rows[static_cast<std::size_t>(b)]) w.row(row);
-        w.close();
-      }
-      total.steps = rb.steps;
-      total.rows = rb.rows;
-      total.t_final = rb.t_final;
-      total.cfl_dt = rb.cfl_dt;
-      total.newton_max = std::max(total.newton_max, rb.newton_max);
-      if (p0 + b == 0) {
-        total.phi_final = rb.phi_final;
-        total.notes = rb.notes;
-      }
-    }
-  }
-  progress.finish();
-  if (stats.paths() > 0) stats.write(dir.tmp() / "series_mean.csv", dir.tmp() / "series_std.csv");
-  total.paths = static_cast<long long>(stats.paths());
-  total.integrate_s = integrate_s;
-  const auto pre = notes_of(s);
-  total.notes.insert(total.notes.begin(), pre.begin(), pre.end());
-  total.notes.emplace_back("ensemble of " + std::to_string(paths) + " paths from noise.path = " + std::to_string(s.path) +
-                           "; final.phi is path " + std::to_string(s.path) + "'s; fields.h5 is not written for ensembles");
-  if (stats.paths() > 0) {
-    const std::size_t last = stats.rows() - 1;
-    total.diagnostics = {{"E_c_mean_initial", stats.mean(0, 2)},
-                         {"E_c_mean_final", stats.mean(last, 2)},
-                         {"E_c_std_final", stats.stddev(last, 2)}};
-  }
-  make_field_plots(dir.tmp(), s.plots, "lievi_wave_plot.py", "LIEVI_WAVE_PLOT_SCRIPT", s.name, total.notes);
-  total.out_dir = out_dir;
-  total.total_s = seconds(Clock::now() - t0);
-  write_summary(dir.tmp() / "summary.json", s, total);
-  dir.commit();
-  return total;
+  return detail::run_field_ensemble(s, paths, out_dir, options, resume, detail::wave_ensemble_model(s));
 }
 
 // ---- WaveSimulation: the run's stepper (path noise.path), stepped by the caller ----

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +27,7 @@
 #include "lievi/io/checkpoint.hpp"
 #include "lievi/io/fields_h5.hpp"
 #include "support/cli_process.hpp"
+#include "support/ensemble_outputs.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -50,12 +52,8 @@ Result run_cli(const fs::path& cwd, const std::vector<std::string>& args) {
   return lievi::test::run_program(cli(), cwd, args);
 }
 
-/// summary.json without its wall-clock figures (timing and the derived cost per step).
-json summary_without_timing(const fs::path& dir) {
-  json j = json::parse(read_file(dir / "summary.json"));
-  j.erase("timing");
-  return j;
-}
+using lievi::test::expect_same_ensemble;
+using lievi::test::summary_without_timing;
 
 /// The run in `full` and the stopped-and-resumed one in `part` wrote the same outputs: series.csv byte for
 /// byte, summary.json apart from timing, and every fields.h5 dataset bit for bit.
@@ -262,6 +260,86 @@ TEST(CheckpointCli, ExtendingTEndEqualsTheLongerRun) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("resumed at step"), std::string::npos) << r.out;
     expect_same_outputs(d / ("long" + tag), d / ("short" + tag), c.scenario + " extended");
+  }
+}
+
+
+// Ensembles are checkpointed between paths: stopped after 1, 2 or 4 of 5 paths (with one thread) and resumed
+// (with three), the statistics and every per-path series equal the uninterrupted ensemble's bit for bit. A run
+// killed after its checkpoint, with per-path files of later paths written, resumes to the same outputs.
+TEST(CheckpointCli, EnsemblesResumeBitForBit) {
+  const fs::path d = workdir("ensemble");
+  struct Case {
+    std::string scenario;
+    std::vector<std::string> sets;
+    long long paths;
+    std::vector<long long> stops;
+  };
+  const Case cases[] = {{kExamples + "wave/independent.toml", {"integrator.t_end=0.02"}, 5, {1, 2, 4}},
+                        {kExamples + "beam/stochastic_bending.toml", {"integrator.t_end=0.004"}, 3, {1, 2}}};
+  int i = 0;
+  for (const Case& c : cases) {
+    const fs::path m = d / std::to_string(i++);
+    fs::create_directories(m);
+    std::vector<std::string> sets = {"output.plots=false", "output.per_path=true", "output.checkpoint_every=30",
+                                     "output.every=7"};
+    sets.insert(sets.end(), c.sets.begin(), c.sets.end());
+    const std::string paths = std::to_string(c.paths);
+    const Result full = run_cli(m, with({"run", c.scenario, "--paths", paths, "--out", "full"}, sets));
+    ASSERT_EQ(full.code, 0) << full.err;
+    EXPECT_TRUE(fs::exists(m / "full" / "checkpoint.h5"));
+    // without checkpoint keys the same ensemble, written atomically, has the same outputs
+    auto plain_sets = sets;
+    plain_sets.erase(plain_sets.begin() + 2);
+    const Result plain = run_cli(m, with({"run", c.scenario, "--paths", paths, "--out", "plain"}, plain_sets));
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    EXPECT_FALSE(fs::exists(m / "plain" / "checkpoint.h5"));
+    for (const auto& e : fs::directory_iterator(m / "plain"))
+      if (e.path().extension() == ".csv") {
+        EXPECT_EQ(read_file(e.path()), read_file(m / "full" / e.path().filename())) << e.path();
+      }
+    for (const long long k : c.stops) {
+      const std::string out = "stop" + std::to_string(k);
+      const Result stop = lievi::test::run_program(
+          cli(), m, with({"run", c.scenario, "--paths", paths, "--out", out, "--stop-at", std::to_string(k)}, sets),
+          "OMP_NUM_THREADS=1");
+      ASSERT_EQ(stop.code, 0) << stop.err;
+      EXPECT_NE(stop.out.find("stopped after " + std::to_string(k) + " of " + paths + " paths"), std::string::npos)
+          << stop.out;
+      EXPECT_FALSE(fs::exists(m / out / "summary.json"));
+      EXPECT_FALSE(fs::exists(m / out / "series_mean.csv"));
+      // a later resume may stop again: only after more paths than are done, fewer than all
+      const Result early = run_cli(m, {"resume", out, "--stop-at", std::to_string(k)});
+      EXPECT_EQ(early.code, 2) << early.out;
+      EXPECT_NE(early.err.find("stop after a path count between them"), std::string::npos) << early.err;
+      const Result resume = lievi::test::run_program(cli(), m, {"resume", out}, "OMP_NUM_THREADS=3");
+      ASSERT_EQ(resume.code, 0) << resume.err;
+      EXPECT_NE(resume.out.find("resumed at path " + std::to_string(k)), std::string::npos) << resume.out;
+      expect_same_ensemble(m / "full", m / out, c.scenario + " stopped after " + std::to_string(k) + " paths");
+    }
+    // killed after the checkpoint of path 1 while later paths' files were being written (the marker says
+    // "running", a half-written series of a later path is there): it resumes to the same outputs
+    const Result stop =
+        run_cli(m, with({"run", c.scenario, "--paths", paths, "--out", "killed", "--stop-at", "1"}, sets));
+    ASSERT_EQ(stop.code, 0) << stop.err;
+    std::string marker = read_file(m / "killed" / ".lievi-output");
+    const auto at = marker.find("\"stopped\"");
+    ASSERT_NE(at, std::string::npos);
+    marker.replace(at, 9, "\"running\"");
+    std::ofstream(m / "killed" / ".lievi-output") << marker;
+    std::ofstream(m / "killed" / "series_path2.csv") << "t,E_d\n0,";
+    const Result resumed = run_cli(m, {"resume", "killed"});
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    expect_same_ensemble(m / "full", m / "killed", c.scenario + " killed");
+    // a finished ensemble resumes to the same outputs again; it cannot be extended
+    ASSERT_EQ(run_cli(m, {"resume", "full"}).code, 0);
+    expect_same_ensemble(m / ("stop" + std::to_string(c.stops.front())), m / "full", c.scenario + " resumed when finished");
+    const Result extend = run_cli(m, {"resume", "full", "--set", "integrator.t_end=1"});
+    EXPECT_EQ(extend.code, 2) << extend.out;
+    EXPECT_NE(extend.err.find("cannot be extended"), std::string::npos) << extend.err;
+    const Result over = run_cli(m, with({"run", c.scenario, "--paths", paths, "--out", "x", "--stop-at", paths}, sets));
+    EXPECT_EQ(over.code, 2);
+    EXPECT_NE(over.err.find("the ensemble has " + paths + " paths"), std::string::npos) << over.err;
   }
 }
 

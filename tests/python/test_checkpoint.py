@@ -46,6 +46,24 @@ def test_extension_equals_the_longer_run(tmp_path):
     assert without_timing(longer.summary) == without_timing(extended.summary)
 
 
+def test_an_ensemble_stopped_between_paths_resumes_to_the_whole_ensemble(tmp_path):
+    path = os.path.join(SRC, "examples", "wave", "independent.toml")
+    sc = lievi.load(path, set={"output.plots": False, "output.per_path": True, "output.checkpoint_every": 50,
+                               "integrator.t_end": 0.02})
+    whole = lievi.run(sc, tmp_path / "whole", paths=4)
+    assert lievi.run(sc, tmp_path / "part", paths=4, stop_at=3) is None
+    assert not os.path.exists(tmp_path / "part" / "series_mean.csv")
+    resumed = lievi.resume(tmp_path / "part")
+    assert same_series(whole.mean, resumed.mean) and same_series(whole.std, resumed.std)
+    assert whole.paths.keys() == resumed.paths.keys() == {0, 1, 2, 3}
+    assert all(same_series(whole.paths[k], resumed.paths[k]) for k in whole.paths)
+    assert without_timing(whole.summary) == without_timing(resumed.summary)
+    with pytest.raises(lievi.InputError, match="cannot be extended"):
+        lievi.resume(tmp_path / "whole", set={"integrator.t_end": 0.04})
+    with pytest.raises(lievi.InputError, match="the ensemble has 4 paths"):
+        lievi.run(sc, tmp_path / "c", paths=4, stop_at=4)
+
+
 def test_what_cannot_be_resumed_raises_input_error(tmp_path):
     path = os.path.join(SRC, "examples", "mechanics", "kepler.toml")
     sc = lievi.load(path, set={"output.plots": False, "integrator.t_end": 2.0})
@@ -63,3 +81,20 @@ def test_what_cannot_be_resumed_raises_input_error(tmp_path):
         lievi.run(sc, tmp_path / "c", stop_at=10 ** 6)
     # the refused calls left the stopped run resumable
     assert lievi.resume(tmp_path / "a").summary["status"] == "complete"
+
+
+def test_slices_merged_from_python_equal_the_whole_ensemble(tmp_path):
+    path = os.path.join(SRC, "examples", "beam", "stochastic_bending.toml")
+    sc = lievi.load(path, set={"output.plots": False, "integrator.t_end": 0.003})
+    whole = lievi.run(sc, tmp_path / "whole", paths=3)
+    lievi.run(sc, tmp_path / "b", paths=3, path_range=(1, 3))
+    lievi.run(sc, tmp_path / "a", paths=3, path_range=(0, 1))
+    merged = lievi.merge([tmp_path / "b", tmp_path / "a"], tmp_path / "m")
+    assert same_series(whole.mean, merged.mean) and same_series(whole.std, merged.std)
+    assert without_timing(whole.summary) == without_timing(merged.summary)
+    part = np.load(tmp_path / "b" / "series_paths.npy")  # the slice's per-path series, for numpy too
+    assert part.shape[0] == 2 and part.shape[2] == len(whole.mean)
+    with pytest.raises(lievi.InputError, match="missing"):
+        lievi.merge([tmp_path / "b"], tmp_path / "m2")
+    with pytest.raises(lievi.InputError, match="path_range"):
+        lievi.run(sc, tmp_path / "c", paths=3, path_range=(2, 5))

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "lievi/core/state_io.hpp"
+
 namespace lievi::io {
 
 /// Running mean and sample standard deviation of the series of several paths.
@@ -48,6 +50,11 @@ class EnsembleSeries {
   /// shortest round-trip numbers). Throws std::logic_error if no path was added, std::runtime_error on I/O
   /// failure.
   void write(const std::filesystem::path& mean_csv, const std::filesystem::path& std_csv) const;
+
+  /// Save or restore the running statistics (paths added, rows, means, sums of squared deviations) for an
+  /// ensemble's checkpoint: adding the next paths to the restored statistics gives the bits of the
+  /// uninterrupted accumulation. A restore checks the column count (lievi::invalid_argument from the visitor).
+  void checkpoint(StateIO& a);
 
  private:
   [[nodiscard]] std::size_t index(std::size_t row, std::size_t col) const;

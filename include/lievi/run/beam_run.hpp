@@ -47,9 +47,9 @@ WaveRunResult run_beam(const io::BeamScenario& s, const std::filesystem::path& o
 /// thread count (paths run in parallel, their inner loops serially); series_path<k>.csv with
 /// output.per_path; the plots add ensemble.png (mean +- 2 std of the end positions). Throws
 /// lievi::invalid_argument for a scenario without noise or a bad path count; a failed path stops the
-/// ensemble (exit 3) with the paths before it summarised.
+/// ensemble (exit 3) with the paths before it summarised. Checkpoints and `resume` as run_wave_ensemble.
 WaveRunResult run_beam_ensemble(const io::BeamScenario& s, long long paths, const std::filesystem::path& out_dir,
-                                const RunOptions& options = {});
+                                const RunOptions& options = {}, const ResumeFrom* resume = nullptr);
 
 [[nodiscard]] std::filesystem::path default_output_dir(const io::BeamScenario& s);
 

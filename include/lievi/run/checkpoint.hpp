@@ -35,6 +35,9 @@ class Checkpointer {
                std::string source, std::string given_keys, long long steps, long long every, double wall);
   /// Whether level k (1 <= k <= N) gets a checkpoint.
   [[nodiscard]] bool due(long long k) const;
+  /// Ensembles (checkpoints between batches of paths): whether one is due after a batch, `work` path-steps
+  /// after the last one (`output.checkpoint_every` counts path-steps) or `output.checkpoint_wall` seconds.
+  [[nodiscard]] bool due_work(long long work) const;
   /// Stop the run after the checkpoint of level k (0: never).
   void stop_at(long long k) { stop_at_ = k; }
   /// Whether the run stops after the checkpoint of level k.

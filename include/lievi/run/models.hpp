@@ -20,6 +20,8 @@ struct RunOutcome : RunReport {
   /// What ran: "20 steps of ddb (cayley)", "... on 101 nodes, 3 paths".
   std::string what;
   bool notes_first = false;  ///< the model prints its notes before the outcome (lagrangian)
+  /// An ensemble stopped on request: the paths done and planned (0, 0 otherwise).
+  long long paths_done = 0, paths_planned = 0;
 };
 
 /// One model type.
@@ -54,7 +56,24 @@ struct ModelType {
 /// is refused naming the keys), check it, and continue the run in DIR (outputs equal to the uninterrupted
 /// run's, or to a run with the longer t_end from the start). Throws lievi::invalid_argument for a bad
 /// folder, checkpoint or override. `scenario_name` receives the scenario's name.
+/// An ensemble's checkpoint: nothing may change (its paths' final states are not kept, so it cannot be
+/// extended), and options.stop_at counts paths.
 RunOutcome resume_run(const std::filesystem::path& dir, const std::vector<std::string>& overrides,
                       const RunOptions& options, std::string* scenario_name = nullptr);
+
+/// `lievi merge DIR... --out DIR`: combine the slices of one ensemble (`lievi run --paths N --path-range A:B`,
+/// each folder with slice.json and series_paths.npy) into the outputs of the ensemble run whole, bit for bit
+/// (series_mean.csv, series_std.csv, per-path series, summary.json apart from timing), in any order of the
+/// folders. Refuses (lievi::invalid_argument naming the folder) slices of different scenarios or ensembles,
+/// overlapping or missing paths, a failed or unfinished slice, another lievi version.
+RunOutcome merge_slices(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out,
+                        const RunOptions& options, std::string* scenario_name = nullptr);
+
+/// The check of `--path-range A:B` (Python: path_range): 0 <= A < B <= paths, with paths > 0.
+void check_path_range(long long paths, long long begin, long long end, const std::string& flag);
+
+/// The check of `lievi run --stop-at K` (and Python's stop_at): 1 <= K < the run's steps, or with `paths` > 0
+/// (an ensemble, where K counts paths) 1 <= K < paths; throws lievi::invalid_argument naming `flag`.
+void check_stop_at(const io::AnyScenario& s, long long paths, long long stop_at, const std::string& flag);
 
 }  // namespace lievi::run

@@ -59,6 +59,10 @@ struct RunOptions {
   /// A run with checkpoints: write a checkpoint at this step and stop there (0: never), leaving the folder
   /// for `lievi resume` (result.stopped); for splitting a run into pieces that a scheduler allows.
   long long stop_at = 0;
+  /// An ensemble's slice (`--path-range A:B` with `--paths N`): only its paths A ... B - 1 (counted from
+  /// noise.path) run, and the folder also gets series_paths.npy and slice.json for `lievi merge`; range_end
+  /// 0: the whole ensemble.
+  long long range_begin = 0, range_end = 0;
 };
 
 /// The default output folder: runs/<scenario name> (relative to the working directory).

@@ -70,8 +70,11 @@ WaveRunResult run_wave(const io::WaveScenario& s, const std::filesystem::path& o
 /// Run paths noise.path ... noise.path + paths - 1 (threads across paths) into `out_dir`: series_mean.csv,
 /// series_std.csv (and series_path<k>.csv with output.per_path), summary.json, plots. Path k equals a single
 /// run with noise.path = k. Throws lievi::invalid_argument when the scenario has no noise or paths < 1.
+/// With checkpoint keys (or options.stop_at, which counts paths here) the folder is written in place with
+/// checkpoints between batches of paths, and `resume` continues it: the outputs are those of the
+/// uninterrupted ensemble, bit for bit (src/run/ensemble.hpp).
 WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, const std::filesystem::path& out_dir,
-                                const RunOptions& options = {});
+                                const RunOptions& options = {}, const ResumeFrom* resume = nullptr);
 
 /// Default output folder runs/<name>.
 [[nodiscard]] std::filesystem::path default_output_dir(const io::WaveScenario& s);
