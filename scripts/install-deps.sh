@@ -34,6 +34,7 @@ packages=(
   pybind11-dev python3-pybind11 python3-dev      # the Python module (python/)
   python3-pytest python3-sympy                   # its tests; user Lagrangians from SymPy expressions
   python3-distributed                            # Dask: the sharded-ensemble example (examples/python)
+  libopenmpi-dev openmpi-bin                     # MPI: ensembles across ranks (liblievi_mpi.so), the mpi tests
 )
 # ParaView's own packages: installed without recommends (its documentation, MPI launcher); python3-paraview
 # is one of those recommends and is what pvpython imports, so it is named here.

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "lievi/parallel/comm.hpp"
 #include "lievi/run/models.hpp"
 
 namespace lievi::cli {
@@ -27,6 +28,7 @@ int resume_command(const ResumeArgs& a) {
   try {
     run::RunOptions o;
     o.stop_at = a.stop_at;
+    o.comm = parallel::world();
     std::string name;
     const run::RunOutcome r = run::resume_run(a.dir, a.set, o, &name);
     return report_outcome(a.dir, name, r);

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "commands.hpp"
+#include "lievi/parallel/comm.hpp"
 #include "lievi/io/any_scenario.hpp"
 #include "lievi/io/memory_estimate.hpp"
 #include "lievi/run/models.hpp"
@@ -117,6 +118,11 @@ int run_command(const RunArgs& args) {
       run::check_path_range(a.paths, o.range_begin, o.range_end, "--path-range");
     }
     run::check_stop_at(any, o.range_end > 0 ? o.range_end - o.range_begin : a.paths, a.stop_at, "--stop-at");
+    o.comm = parallel::world();
+    if (o.comm && a.paths == 0)
+      throw invalid_argument("mpirun", "",
+                             std::to_string(o.comm->size()) + " ranks run an ensemble (--paths N) across ranks; a "
+                             "single run is not split across ranks: run it without mpirun");
     const run::RunOutcome r = run::model_of(any).run(any, a.paths, a.out, o);
     return report_outcome(a.file, std::visit([](const auto& s) { return s.name; }, any), r);
   } catch (const invalid_argument& e) {

@@ -3,6 +3,7 @@
 /// A thin layer over the C++ API (lievi/io/scenario.hpp, lievi/run/rigid_body_run.hpp).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "commands.hpp"
 #include "lievi/io/interrupt.hpp"
 #include "lievi/io/output_dir.hpp"
+#include "lievi/parallel/comm.hpp"
 #include "lievi/version.hpp"
 
 namespace lievi::cli {
@@ -89,8 +91,22 @@ int main(int argc, char** argv) {
     return static_cast<int>(lievi::ExitCode::bad_input);
   }
   int code = static_cast<int>(lievi::ExitCode::other);
+  // Under `mpirun -np R` (R > 1): every rank parses the same command; rank 0 writes and prints, the others
+  // compute their share of an ensemble's paths and are silent (LIEVI_MPI_ALL_OUTPUT=1 keeps their output);
+  // every rank ends with rank 0's exit code.
+  lievi::parallel::Comm* comm = nullptr;
+  bool ended = false;
   try {
-    if (run->parsed()) {
+    comm = lievi::parallel::world();
+    const bool worker = comm && comm->rank() != 0;
+    if (worker && std::getenv("LIEVI_MPI_ALL_OUTPUT") == nullptr) {
+      std::FILE* out = std::freopen("/dev/null", "w", stdout);
+      std::FILE* err = std::freopen("/dev/null", "w", stderr);
+      (void)out, (void)err;
+    }
+    if (worker && !run->parsed() && !resume->parsed()) {
+      code = 0;  // the other commands are rank 0's alone
+    } else if (run->parsed()) {
       check_out_given(run, run_args.out);
       run_args.paths_given = run->get_option("--paths")->count() > 0;
       lievi::io::protect_input(run_args.file);  // no output folder may contain the scenario
@@ -110,10 +126,21 @@ int main(int argc, char** argv) {
     } else if (schema->parsed()) {
       code = schema_command(schema_args);
     }
+  } catch (const lievi::parallel::JobEnded& e) {
+    code = e.code;  // rank 0 ended the job before this rank's part of it
+    ended = true;
   } catch (const lievi::invalid_argument& e) {
     code = report(e);
   } catch (const std::exception& e) {
     code = report_other(e.what());
   }
+  if (comm && !ended) {
+    try {
+      code = lievi::parallel::end_job(*comm, code);
+    } catch (const std::exception& e) {
+      code = report_other(e.what());
+    }
+  }
+  lievi::parallel::finalize();
   return lievi::io::interrupt::leave(code);
 }

@@ -1,14 +1,7 @@
 /// @file src/io/fields_h5.cpp
 /// @brief fields.h5 in the library: FieldsH5Writer and the readers forward to lievi's HDF5 module
 /// (liblievi_hdf5.so), opened with dlopen the first time they are used (src/io/fields_h5_backend.hpp says
-/// why). Where the module is looked for, in this order:
-///   1. the path in the environment variable LIEVI_HDF5_MODULE, if set (and nowhere else then);
-///   2. beside the program or shared library that holds this code, and in `../<libdir>/lievi/` from there
-///      (an installed `bin/lievi` finds `lib/lievi/liblievi_hdf5.so` wherever the tree was moved);
-///   3. the install location configured at build time (`<prefix>/<libdir>/lievi/`);
-///   4. the build tree where it was built (for the tests and the build's own `lievi`).
-#include <dlfcn.h>
-
+/// why); where it is looked for: src/core/module_loader.hpp (LIEVI_HDF5_MODULE names it).
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -16,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "../core/module_loader.hpp"
 #include "fields_h5_backend.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/version.hpp"
@@ -30,31 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Where this code was loaded from (the executable, or a shared library linking lievi statically).
-fs::path this_object_dir() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<const void*>(&this_object_dir), &info) == 0 || info.dli_fname == nullptr) return {};
-  std::error_code ec;
-  fs::path p = fs::canonical(info.dli_fname, ec);
-  if (ec) {  // a program started by a bare name has dli_fname without its folder
-    p = fs::canonical("/proc/self/exe", ec);
-    if (ec) return {};
-  }
-  return p.parent_path();
-}
-
-std::vector<fs::path> candidates() {
-  if (const char* e = std::getenv("LIEVI_HDF5_MODULE"); e != nullptr && *e != '\0') return {fs::path(e)};
-  std::vector<fs::path> c;
-  if (const fs::path dir = this_object_dir(); !dir.empty()) {
-    c.push_back(dir / LIEVI_HDF5_MODULE_NAME);
-    c.push_back((dir / ".." / LIEVI_HDF5_MODULE_LIBDIR / "lievi" / LIEVI_HDF5_MODULE_NAME).lexically_normal());
-  }
-  c.emplace_back(LIEVI_HDF5_MODULE_INSTALLED);
-  c.emplace_back(LIEVI_HDF5_MODULE_BUILT);
-  return c;
-}
-
 /// Open the module once per process; throws std::runtime_error naming every place tried (and why each
 /// failed when the file was there) when no usable module is found.
 const detail::H5Backend& backend() {
@@ -63,29 +32,17 @@ const detail::H5Backend& backend() {
   static std::string failure;
   std::call_once(once, [] {
     std::string tried;
-    for (const fs::path& p : candidates()) {
-      std::error_code ec;
-      if (!fs::exists(p, ec)) {
-        tried += "\n  " + p.string() + " (no such file)";
-        continue;
-      }
-      // Kept open to the end of the process: HDF5 registers its own clean-up at exit.
-      void* h = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (h == nullptr) {
-        const char* why = dlerror();
-        tried += "\n  " + p.string() + " (" + (why ? why : "dlopen failed") + ")";
-        continue;
-      }
-      using Entry = const detail::H5Backend* (*)();
-      auto entry = reinterpret_cast<Entry>(dlsym(h, "lievi_hdf5_backend"));
-      const detail::H5Backend* b = entry ? entry() : nullptr;
-      if (b == nullptr || b->abi != detail::kH5BackendAbi || std::string(b->version) != lievi::version) {
-        tried += "\n  " + p.string() + " (not the module of lievi " + std::string(lievi::version) + ")";
-        continue;
-      }
-      table = b;
-      return;
-    }
+    const lievi::detail::ModulePlaces places{"LIEVI_HDF5_MODULE", LIEVI_HDF5_MODULE_NAME, LIEVI_HDF5_MODULE_LIBDIR,
+                                      LIEVI_HDF5_MODULE_INSTALLED, LIEVI_HDF5_MODULE_BUILT};
+    // Kept open to the end of the process: HDF5 registers its own clean-up at exit.
+    table = static_cast<const detail::H5Backend*>(lievi::detail::open_module(
+        places, "lievi_hdf5_backend",
+        [](const void* t) {
+          const auto* b = static_cast<const detail::H5Backend*>(t);
+          return b->abi == detail::kH5BackendAbi && std::string(b->version) == lievi::version;
+        },
+        tried));
+    if (table != nullptr) return;
     failure = "fields.h5: lievi's HDF5 module " + std::string(LIEVI_HDF5_MODULE_NAME) +
               " could not be loaded; looked for it in:" + tried +
               "\nset LIEVI_HDF5_MODULE to the module's path, or set output.fields = false";

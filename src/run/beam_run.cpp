@@ -675,6 +675,14 @@ EnsembleModel beam_ensemble_model(const io::BeamScenario& s) {
     sk.fields = sk.vtk = sk.plots = sk.fields_csv = false;
     sk.checkpoint_every = 0;
     sk.checkpoint_wall = 0.0;
+    if (static_cast<long long>(k) == test_nan_path()) {
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      sk.theta.fill(nan);
+      for (auto& mode : sk.noise_modes) {
+        mode.theta.fill(nan);
+        for (auto& w : mode.at_nodes) w.fill(nan);
+      }
+    }
     RunOptions o;
     o.force = true;
     o.progress = Progress::never;

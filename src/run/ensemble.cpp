@@ -7,10 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 
 #include "lievi/core/error.hpp"
+#include "lievi/parallel/comm.hpp"
 #include "lievi/version.hpp"
 #include "lievi/io/table_csv.hpp"
 #include "lievi/run/progress.hpp"
@@ -55,7 +58,151 @@ fs::path per_path_file(const fs::path& folder, long long k) {
   return folder / ("series_path" + std::to_string(k) + ".csv");
 }
 
+/// A path's run as bytes for another rank (and back): the result's counters, failure, first-path fields,
+/// notes, the series rows and an error text.
+class Bytes {
+ public:
+  std::vector<char> data;
+  template <class T>
+  void put(const T& x) {
+    const char* p = reinterpret_cast<const char*>(&x);
+    data.insert(data.end(), p, p + sizeof(T));
+  }
+  void put(const std::string& x) {
+    put(static_cast<long long>(x.size()));
+    data.insert(data.end(), x.begin(), x.end());
+  }
+  void put(const std::vector<double>& v) {
+    put(static_cast<long long>(v.size()));
+    const char* p = reinterpret_cast<const char*>(v.data());
+    data.insert(data.end(), p, p + v.size() * sizeof(double));
+  }
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::vector<char>& d) : d_(d) {}
+  template <class T>
+  void get(T& x) {
+    need(sizeof(T));
+    std::memcpy(&x, d_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+  }
+  void get(std::string& x) {
+    long long n = 0;
+    get(n);
+    need(static_cast<std::size_t>(n));
+    x.assign(d_.data() + at_, static_cast<std::size_t>(n));
+    at_ += static_cast<std::size_t>(n);
+  }
+  void get(std::vector<double>& v) {
+    long long n = 0;
+    get(n);
+    need(static_cast<std::size_t>(n) * sizeof(double));
+    v.resize(static_cast<std::size_t>(n));
+    std::memcpy(v.data(), d_.data() + at_, v.size() * sizeof(double));
+    at_ += v.size() * sizeof(double);
+  }
+
+ private:
+  void need(std::size_t n) const {
+    if (n > d_.size() - at_) throw std::runtime_error("a path's message from another rank is cut short");
+  }
+  const std::vector<char>& d_;
+  std::size_t at_ = 0;
+};
+
+std::vector<char> encode(const PathRun& p) {
+  Bytes b;
+  const WaveRunResult& r = p.result;
+  b.put(static_cast<char>(r.complete));
+  b.put(r.steps), b.put(r.rows), b.put(r.snapshots), b.put(r.newton_max);
+  b.put(r.t_final), b.put(r.cfl_dt), b.put(r.integrate_s);
+  b.put(static_cast<char>(r.failure.has_value()));
+  if (r.failure) {
+    b.put(r.failure->step), b.put(r.failure->t), b.put(r.failure->node), b.put(r.failure->residual);
+    b.put(r.failure->message), b.put(r.failure->hint);
+  }
+  b.put(r.phi_final);
+  b.put(static_cast<long long>(r.notes.size()));
+  for (const auto& n : r.notes) b.put(n);
+  b.put(static_cast<long long>(p.rows.size()));
+  for (const auto& row : p.rows) b.put(row);
+  b.put(p.error);
+  return std::move(b.data);
+}
+
+PathRun decode(const std::vector<char>& data) {
+  Reader in(data);
+  PathRun p;
+  WaveRunResult& r = p.result;
+  char flag = 0;
+  in.get(flag);
+  r.complete = flag != 0;
+  in.get(r.steps), in.get(r.rows), in.get(r.snapshots), in.get(r.newton_max);
+  in.get(r.t_final), in.get(r.cfl_dt), in.get(r.integrate_s);
+  in.get(flag);
+  if (flag) {
+    RunFailure f;
+    in.get(f.step), in.get(f.t), in.get(f.node), in.get(f.residual);
+    in.get(f.message), in.get(f.hint);
+    r.failure = f;
+  }
+  in.get(r.phi_final);
+  long long n = 0;
+  in.get(n);
+  r.notes.resize(static_cast<std::size_t>(n));
+  for (auto& note : r.notes) in.get(note);
+  in.get(n);
+  p.rows.resize(static_cast<std::size_t>(n));
+  for (auto& row : p.rows) in.get(row);
+  in.get(p.error);
+  return p;
+}
+
+/// The paths b = rank, rank + R, ... of a batch of `count` from path `first`, across this rank's threads.
+void compute_owned(const std::function<PathRun(std::uint32_t)>& run, long long first, long long count, int rank,
+                   int ranks, std::vector<PathRun>& res) {
+  std::vector<long long> mine;
+  for (long long b = rank; b < count; b += ranks) mine.push_back(b);
+  if (mine.empty()) return;
+  const int threads = static_cast<int>(std::min<long long>(static_cast<long long>(mine.size()), omp_get_max_threads()));
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    PathRun& p = res[static_cast<std::size_t>(mine[i])];
+    try {
+      p = run(static_cast<std::uint32_t>(first + mine[i]));
+    } catch (const std::exception& x) {
+      p.error = x.what();
+      if (p.error.empty()) p.error = "error";
+    }
+  }
+}
+
 }  // namespace
+
+void ensemble_worker(parallel::Comm& comm, const std::function<PathRun(std::uint32_t)>& run) {
+  for (;;) {
+    long long order[3] = {0, 0, 0};
+    comm.bcast(order, sizeof order, 0);
+    if (order[0] == parallel::Command::end) return;
+    if (order[0] == parallel::Command::exit) throw parallel::JobEnded{static_cast<int>(order[1])};
+    std::vector<PathRun> res(static_cast<std::size_t>(order[2]));
+    compute_owned(run, order[1], order[2], comm.rank(), comm.size(), res);
+    for (long long b = comm.rank(); b < order[2]; b += comm.size()) comm.send(encode(res[static_cast<std::size_t>(b)]), 0);
+  }
+}
+
+long long test_nan_path() {
+  static const long long k = [] {
+    const char* v = std::getenv("LIEVI_TEST_NAN_PATH");
+    if (v == nullptr || *v == '\0') return -1LL;
+    char* end = nullptr;
+    const long long n = std::strtoll(v, &end, 10);
+    return end != v && *end == '\0' && n >= 0 ? n : -1LL;
+  }();
+  return k;
+}
 
 long long ensemble_paths_of(const io::CheckpointData& c) {
   const auto it = c.integers.find("ensemble/paths");
@@ -132,30 +279,43 @@ EnsembleRun run_ensemble(const EnsembleSpec& spec, const fs::path& folder, Check
         fs::remove(per_path_file(folder, static_cast<long long>(spec.first) + k), ec);
       }
   }
-  const long long batch = std::max(1, omp_get_max_threads());
+  parallel::Comm* comm = options.comm;
+  const int ranks = comm ? comm->size() : 1;
+  // the other ranks end their part of the ensemble when this one does, however it ends
+  struct EndOrder {
+    parallel::Comm* comm;
+    ~EndOrder() {
+      if (!comm) return;
+      long long order[3] = {parallel::Command::end, 0, 0};
+      try {
+        comm->bcast(order, sizeof order, 0);
+      } catch (const std::exception&) {
+        comm->abort(1);
+      }
+    }
+  } end_order{comm};
+  const long long batch = static_cast<long long>(std::max(1, omp_get_max_threads())) * ranks;
   PathProgress progress(spec.paths, options.progress == Progress::automatic);
   long long work = 0;  // path-steps since the last checkpoint
   while (done < spec.paths && total.complete) {
     long long nb = std::min(batch, spec.paths - done);
     if (options.stop_at > done) nb = std::min(nb, options.stop_at - done);
     std::vector<PathRun> res(static_cast<std::size_t>(nb));
-    std::vector<std::string> error(static_cast<std::size_t>(nb));
     const auto tb = std::chrono::steady_clock::now();
     const long long p0 = done;
-#pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(nb))
-    for (long long b = 0; b < nb; ++b) {
-      const auto i = static_cast<std::size_t>(b);
-      try {
-        res[i] = spec.run(static_cast<std::uint32_t>(spec.first + p0 + b));
-      } catch (const std::exception& x) {
-        error[i] = x.what();
-      }
+    const long long first = static_cast<long long>(spec.first) + p0;
+    if (comm) {  // path b of the batch on rank b mod R; this rank receives the others' in path order
+      long long order[3] = {parallel::Command::batch, first, nb};
+      comm->bcast(order, sizeof order, 0);
     }
+    compute_owned(spec.run, first, nb, 0, ranks, res);
+    for (long long b = 0; b < nb; ++b)
+      if (b % ranks != 0) res[static_cast<std::size_t>(b)] = decode(comm->recv(static_cast<int>(b % ranks)));
     integrate_s += seconds(std::chrono::steady_clock::now() - tb);
     for (long long b = 0; b < nb; ++b) {
       const auto i = static_cast<std::size_t>(b);
       const long long k = static_cast<long long>(spec.first) + p0 + b;
-      if (!error[i].empty()) throw std::runtime_error("path " + std::to_string(k) + ": " + error[i]);
+      if (!res[i].error.empty()) throw std::runtime_error("path " + std::to_string(k) + ": " + res[i].error);
       const WaveRunResult& rb = res[i].result;
       if (!rb.complete) {
         total.complete = false;

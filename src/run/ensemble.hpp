@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lievi/io/ensemble_csv.hpp"
+#include "lievi/parallel/comm.hpp"
 #include "lievi/io/npy.hpp"
 #include "lievi/io/output_dir.hpp"
 #include "lievi/io/scenario.hpp"
@@ -36,7 +37,13 @@ namespace lievi::run::detail {
 struct PathRun {
   WaveRunResult result;
   std::vector<std::vector<double>> rows;
+  std::string error;  ///< what the path threw (it then failed the ensemble)
 };
+
+/// A rank other than 0 in an ensemble across ranks: runs the paths rank 0 hands out (path b of each batch
+/// when b mod R is this rank) and sends their results to it, until rank 0 ends the ensemble. Throws
+/// parallel::JobEnded when rank 0 ends the job instead.
+void ensemble_worker(parallel::Comm& comm, const std::function<PathRun(std::uint32_t)>& run);
 
 /// The paths first, first + 1, ..., first + paths - 1 of one scenario.
 struct EnsembleSpec {
@@ -67,6 +74,10 @@ struct EnsembleRun {
 [[nodiscard]] EnsembleRun run_ensemble(const EnsembleSpec& spec, const std::filesystem::path& folder,
                                        Checkpointer* checkpoints, const ResumeFrom* resume,
                                        const RunOptions& options);
+
+/// A test hook for the failure paths of distributed ensembles: LIEVI_TEST_NAN_PATH=k makes the noise amplitude
+/// of path k NaN, so that its first step fails in the run's own health check (docs/testing.md); -1 when unset.
+[[nodiscard]] long long test_nan_path();
 
 /// Whether a checkpoint is an ensemble's (it holds ensemble/paths), and its N paths (0: not an ensemble's).
 [[nodiscard]] long long ensemble_paths_of(const io::CheckpointData& c);
@@ -143,6 +154,12 @@ WaveRunResult run_ensemble_in(io::OutputDir& dir, Checkpointer* checkpoints, con
 template <class S>
 WaveRunResult run_field_ensemble(const S& s, long long paths, const std::filesystem::path& out_dir,
                                  const RunOptions& options, const ResumeFrom* resume, const EnsembleModel& m) {
+  if (options.comm && options.comm->rank() != 0) {  // rank 0 writes; this rank computes its share of the paths
+    ensemble_worker(*options.comm, m.run);
+    WaveRunResult r;
+    r.complete = true;
+    return r;
+  }
   if (!resume) io::check_output_dir(out_dir, options.force);
   const bool checkpointing = s.checkpoints() || options.stop_at > 0 || resume;
   io::OutputDir dir = resume          ? io::OutputDir::reopen(out_dir)

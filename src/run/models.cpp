@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "lievi/core/error.hpp"
+#include "lievi/parallel/comm.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
 #include "lievi/io/checkpoint.hpp"
 #include "lievi/io/mechanics_scenario.hpp"
@@ -49,6 +50,11 @@ void refuse_paths(long long paths, const char* model) {
     throw invalid_argument("--paths", "",
                            "value " + std::to_string(paths) + " not allowed: " + model +
                                " has no noise, so there is nothing to sample");
+}
+
+/// ", across R ranks" for an ensemble spread over an MPI job.
+std::string across(const RunOptions& o) {
+  return o.comm ? ", across " + std::to_string(o.comm->size()) + " ranks" : std::string();
 }
 
 /// The paths an ensemble run takes: all N, or its slice's.
@@ -116,9 +122,10 @@ ModelType wave() {
                           : run_wave(s, out_or_default(s, out), options);
             RunOutcome o = outcome_of(r);
             if (r.stopped && paths > 0) o.paths_done = r.paths, o.paths_planned = paths_run(paths, options);
-            o.what = format("%lld steps of %s (%s) on %lld nodes%s", r.steps, config::id(s.method),
+            o.what = format("%lld steps of %s (%s) on %lld nodes%s%s", r.steps, config::id(s.method),
                             config::id(s.variant), s.n_nodes(),
-                            r.paths > 1 || paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "");
+                            r.paths > 1 || paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
+                            across(options).c_str());
             return o;
           },
           [] {
@@ -158,9 +165,10 @@ ModelType beam() {
                                               : run_beam(s, out_or_default(s, out), options);
             RunOutcome o = outcome_of(r);
             if (r.stopped && paths > 0) o.paths_done = r.paths, o.paths_planned = paths_run(paths, options);
-            o.what = format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes%s", r.steps,
+            o.what = format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes%s%s", r.steps,
                             config::id(s.variant), config::id(s.method), config::id(s.retraction), s.n_nodes(),
-                            paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "");
+                            paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
+                            across(options).c_str());
             return o;
           },
           [] {
@@ -328,6 +336,10 @@ RunOutcome resume_run(const fs::path& dir, const std::vector<std::string>& overr
   }
   if (!issues.empty()) throw invalid_argument(std::move(issues));
   const ModelType& m = model_of(s);
+  if (options.comm && ensemble == 0)
+    throw invalid_argument("mpirun", "",
+                           std::to_string(options.comm->size()) + " ranks resume an ensemble across ranks; a single "
+                           "run is not split across ranks: resume it without mpirun");
   if (ensemble > 0) {
     const long long done = from.data.step, count = paths_run(ensemble, detail::ensemble_options_of(from.data, options));
     if (options.stop_at > 0 && (options.stop_at <= done || options.stop_at >= count))

@@ -447,7 +447,13 @@ EnsembleModel wave_ensemble_model(const io::WaveScenario& s) {
     PathRun p;
     Recorder rec(s.probes);
     rec.rows = &p.rows;
-    p.result = integrate_path(s, k, rec, Progress::never);
+    if (static_cast<long long>(k) == test_nan_path()) {
+      io::WaveScenario nan = s;
+      nan.theta = std::numeric_limits<double>::quiet_NaN();
+      p.result = integrate_path(nan, k, rec, Progress::never);
+    } else {
+      p.result = integrate_path(s, k, rec, Progress::never);
+    }
     return p;
   };
   m.finish = [&s](WaveRunResult& total, std::uint32_t first, long long count, const SliceInfo* slice,

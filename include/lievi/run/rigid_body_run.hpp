@@ -18,6 +18,10 @@
 #include "lievi/run/checkpoint.hpp"
 #include "lievi/run/result.hpp"
 
+namespace lievi::parallel {
+class Comm;
+}
+
 namespace lievi::run {
 
 /// The model, a started stepper and the initial state: everything a run needs, checked before any output.
@@ -63,6 +67,9 @@ struct RunOptions {
   /// noise.path) run, and the folder also gets series_paths.npy and slice.json for `lievi merge`; range_end
   /// 0: the whole ensemble.
   long long range_begin = 0, range_end = 0;
+  /// The job's ranks when started by `mpirun -np R` with R > 1 (lievi/parallel/comm.hpp): an ensemble's paths
+  /// are spread over them, rank 0 writing; null: this process alone.
+  parallel::Comm* comm = nullptr;
 };
 
 /// The default output folder: runs/<scenario name> (relative to the working directory).

@@ -1,0 +1,129 @@
+/// @file tests/mpi/test_mpi_cli.cpp
+/// @brief Ensembles across MPI ranks, end to end: `mpirun -np R lievi run FILE --paths N` for R = 1, 2, 3, 4
+/// (oversubscribed: more ranks than cores) writes the files of the run without mpirun bit for bit, with one or
+/// two threads per rank; slices run under MPI merge to the same; a NaN raised in a path computed by rank 2 of
+/// 3 stops every rank with exit 3 and the path's diagnostic, the paths before it summarised as without MPI; a
+/// single run under mpirun is refused on every rank (exit 2). Rank 0 alone writes.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/cli_process.hpp"
+#include "support/ensemble_outputs.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Result = lievi::test::CliResult;
+
+const std::string kExamples = std::string(LIEVI_TEST_SOURCE_DIR) + "/examples/";
+
+Result lievi_cli(const fs::path& cwd, const std::vector<std::string>& args, const std::string& env = "") {
+  return lievi::test::run_program(LIEVI_CLI_PATH, cwd, args, env);
+}
+
+/// `mpirun -np ranks lievi args...` (as root too, more ranks than cores allowed).
+Result mpirun(const fs::path& cwd, int ranks, const std::vector<std::string>& args, const std::string& env = "") {
+  std::vector<std::string> a = {"--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), LIEVI_CLI_PATH};
+  a.insert(a.end(), args.begin(), args.end());
+  return lievi::test::run_program(LIEVI_MPIRUN, cwd, a, env);
+}
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
+  for (const auto& s : sets) {
+    args.push_back("--set");
+    args.push_back(s);
+  }
+  return args;
+}
+
+}  // namespace
+
+TEST(MpiEnsembles, AnyNumberOfRanksWritesTheFilesOfTheRunWithoutMpi) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_ranks");
+  struct Case {
+    std::string scenario;
+    std::vector<std::string> sets;
+    std::string paths;
+  };
+  const Case cases[] = {{kExamples + "wave/independent.toml", {"integrator.t_end=0.05"}, "9"},
+                        {kExamples + "wave/theta_1e-2.toml", {"integrator.t_end=0.05"}, "5"},
+                        {kExamples + "beam/stochastic_bending.toml", {"integrator.t_end=0.004"}, "6"}};
+  int i = 0;
+  for (const Case& c : cases) {
+    const fs::path m = d / std::to_string(i++);
+    fs::create_directories(m);
+    std::vector<std::string> sets = {"output.plots=false", "output.per_path=true", "output.every=7"};
+    sets.insert(sets.end(), c.sets.begin(), c.sets.end());
+    const Result serial = lievi_cli(m, with({"run", c.scenario, "--paths", c.paths, "--out", "serial"}, sets));
+    ASSERT_EQ(serial.code, 0) << serial.err;
+    for (const int ranks : {1, 2, 3, 4})
+      for (const char* threads : {"1", "2"}) {
+        if (ranks > 2 && threads[0] == '2') continue;  // 8 threads on 2 cores add nothing but time
+        const std::string out = "r" + std::to_string(ranks) + "t" + threads;
+        const Result r = mpirun(m, ranks, with({"run", c.scenario, "--paths", c.paths, "--out", out}, sets),
+                                std::string("OMP_NUM_THREADS=") + threads);
+        ASSERT_EQ(r.code, 0) << out << "\n" << r.out << r.err;
+        if (ranks > 1) {
+          EXPECT_NE(r.out.find("across " + std::to_string(ranks) + " ranks"), std::string::npos) << r.out;
+        }
+        EXPECT_EQ(r.out.find("wrote"), r.out.rfind("wrote")) << "only rank 0 reports: " << r.out;
+        lievi::test::expect_same_ensemble(m / "serial", m / out, c.scenario + " " + out);
+      }
+  }
+}
+
+TEST(MpiEnsembles, SlicesRunUnderMpiMergeToTheWholeEnsemble) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_slices");
+  const std::string scenario = kExamples + "wave/independent.toml";
+  const std::vector<std::string> sets = {"output.plots=false", "output.per_path=true", "integrator.t_end=0.03"};
+  ASSERT_EQ(lievi_cli(d, with({"run", scenario, "--paths", "8", "--out", "whole"}, sets)).code, 0);
+  ASSERT_EQ(mpirun(d, 3, with({"run", scenario, "--paths", "8", "--path-range", "3:8", "--out", "b"}, sets),
+                   "OMP_NUM_THREADS=1")
+                .code,
+            0);
+  ASSERT_EQ(mpirun(d, 2, with({"run", scenario, "--paths", "8", "--path-range", "0:3", "--out", "a"}, sets),
+                   "OMP_NUM_THREADS=1")
+                .code,
+            0);
+  const Result r = lievi_cli(d, {"merge", "b", "a", "--out", "merged"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  lievi::test::expect_same_ensemble(d / "whole", d / "merged", "slices under MPI");
+}
+
+TEST(MpiEnsembles, AFailedPathOnRankTwoStopsEveryRankWithItsDiagnostic) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_failure");
+  const std::string scenario = kExamples + "wave/independent.toml";
+  const std::vector<std::string> sets = {"output.plots=false", "integrator.t_end=0.03"};
+  // one thread per rank: path 2 of the first batch (paths 0, 1, 2) is computed by rank 2 of 3
+  const Result serial = lievi_cli(d, with({"run", scenario, "--paths", "6", "--out", "serial"}, sets),
+                                  "LIEVI_TEST_NAN_PATH=2");
+  ASSERT_EQ(serial.code, 3) << serial.err;
+  const Result r = mpirun(d, 3, with({"run", scenario, "--paths", "6", "--out", "mpi"}, sets),
+                          "OMP_NUM_THREADS=1 LIEVI_TEST_NAN_PATH=2");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("numerical failure in step 1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("path 2: non-finite"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at node"), std::string::npos) << r.err;
+  const auto summary = lievi::test::summary_without_timing(d / "mpi");
+  EXPECT_EQ(summary["status"], "failed");
+  EXPECT_EQ(summary["paths"], 2) << "paths 0 and 1 are summarised";
+  lievi::test::expect_same_ensemble(d / "serial", d / "mpi", "failed ensemble");
+}
+
+TEST(MpiEnsembles, ASingleRunUnderMpirunIsRefusedOnEveryRank) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_single");
+  const Result r = mpirun(d, 2, {"run", kExamples + "wave/independent.toml", "--set", "integrator.t_end=0.01", "--out", "x"});
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("a single run is not split across ranks"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(d / "x"));
+  // the commands that are rank 0's alone run once
+  const Result v = mpirun(d, 2, {"validate", kExamples + "wave/independent.toml"});
+  EXPECT_EQ(v.code, 0) << v.err;
+  ASSERT_NE(v.out.find("[model]"), std::string::npos) << v.out;
+  EXPECT_EQ(v.out.find("[model]"), v.out.rfind("[model]")) << "printed once: " << v.out;
+}
