@@ -278,13 +278,23 @@ def _read_fields(path: str) -> dict:
     return out
 
 
+def _read_quantiles(folder: str) -> dict:
+    out = {}
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        if name.startswith("series_q") and name.endswith(".csv"):
+            out[float(name[len("series_q"):-4])] = _read_series(os.path.join(folder, name))
+    return dict(sorted(out.items()))
+
+
 def _result_from(folder: str, outcome: dict, keep: bool) -> Result:
     with open(os.path.join(folder, "summary.json")) as f:
         summary = json.load(f)
-    return Result(_read_series(os.path.join(folder, "series.csv")), summary,
-                  _read_fields(os.path.join(folder, "fields.h5")), list(outcome["notes"]),
-                  folder if keep else None, _read_series(os.path.join(folder, "series_mean.csv")),
-                  _read_series(os.path.join(folder, "series_std.csv")), _read_paths(folder))
+    r = Result(_read_series(os.path.join(folder, "series.csv")), summary,
+               _read_fields(os.path.join(folder, "fields.h5")), list(outcome["notes"]),
+               folder if keep else None, _read_series(os.path.join(folder, "series_mean.csv")),
+               _read_series(os.path.join(folder, "series_std.csv")), _read_paths(folder))
+    r.quantiles = _read_quantiles(folder)  # output.quantiles: series_q<q>.csv
+    return r
 
 
 def _stop_at(stop_at, where: str) -> int:

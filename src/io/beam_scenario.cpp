@@ -1395,6 +1395,7 @@ const detail::KeyTable<BeamConfig>& table() {
     k.push_back(detail::boolean_key<C>("output.plots", &C::plots).doc("make the PNG plots (python3 + matplotlib)"));
     k.push_back(detail::boolean_key<C>("output.per_path", &C::per_path)
                     .doc("ensembles (--paths N): also write each path's series as series_path<k>.csv"));
+    k.push_back(detail::quantiles_key<C>());
     k.push_back(detail::boolean_key<C>("output.animation", &C::animation)
                     .doc("with the plots, motion.gif: the centre line over time from the fields.h5 snapshots "
                          "(matplotlib + Pillow; needs output.fields)"));

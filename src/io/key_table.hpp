@@ -245,6 +245,34 @@ std::vector<Key<C>> checkpoint_keys() {
   return k;
 }
 
+/// output.quantiles of a field model: ensembles' quantiles across the paths, numbers in [0, 1], at most
+/// limits::kMaxQuantiles, strictly increasing.
+template <class C>
+Key<C> quantiles_key() {
+  constexpr const char* key = "output.quantiles";
+  const auto problem = [](const std::vector<double>& v) -> std::optional<std::string> {
+    if (v.size() > 99) return "value " + value_toml(v).substr(0, 80) + " has more than 99 quantiles";
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!(v[i] >= 0.0 && v[i] <= 1.0) || (i > 0 && !(v[i] > v[i - 1])))
+        return "value " + value_toml(v).substr(0, 80) + " must be numbers in [0, 1], strictly increasing";
+    return std::nullopt;
+  };
+  return custom_key<C>(
+             key, ValueType::number_array,
+             [problem](Resolver& r, C& c) {
+               if (auto v = r.number_array(key)) {
+                 if (const auto p = problem(*v)) r.issue(key, *p);
+                 else c.quantiles = *v;
+               }
+             },
+             [](const C& c) { return ScenarioValue(c.quantiles); })
+      .default_text("[]")
+      .checked([problem](const C& c) { return problem(c.quantiles); })
+      .allowed("at most 99 numbers in [0, 1], strictly increasing")
+      .doc("ensembles (--paths N): write series_q<q>.csv, the q-quantile of every series column across the paths "
+           "(numpy's default, linear), and series_paths.npy");
+}
+
 /// output.fields_every of a field model: a snapshot every `fields_every` steps; when not given, every raised
 /// to at most 1000 snapshots (build::default_fields_every).
 template <class C>

@@ -63,6 +63,17 @@ std::string file_of(const S& s) {
 
 }  // namespace
 
+namespace {
+/// Quantiles across the paths read every path's series at the end (series_paths.npy): paths x rows x columns.
+void add_quantiles(MemoryEstimate& e, std::size_t quantiles, long long paths, double rows, double cols) {
+  if (quantiles == 0) return;
+  const double all = static_cast<double>(paths) * rows * cols * 8.0;
+  e.bytes += all;
+  e.what += " + every path's series for output.quantiles (" + bytes_text(all) + ")";
+  if (all > 0.5 * e.bytes) e.key = "output.quantiles";
+}
+}  // namespace
+
 MemoryEstimate estimate_memory(const config::BeamConfig& s, long long paths) {
   const double nodes = static_cast<double>(s.n_nodes()), modes = static_cast<double>(s.noise_modes.size());
   const double T = paths > 1 ? concurrent(paths) : 1.0;
@@ -79,6 +90,7 @@ MemoryEstimate estimate_memory(const config::BeamConfig& s, long long paths) {
     e.bytes += stats;
     e.what += " + series statistics " + count_text(rows) + " rows x " + count_text(cols) + " columns";
     if (stats > nodes * per_node) e.key = "output.every";
+    add_quantiles(e, s.quantiles.size(), paths, rows, cols);
   }
   return e;
 }
@@ -104,6 +116,7 @@ MemoryEstimate estimate_memory(const config::WaveConfig& s, long long paths) {
     e.what += " + series of the running paths and statistics " + count_text(rows) + " rows x " +
               count_text(cols) + " columns";
     if (series > nodes * per_node) e.key = "output.every";
+    add_quantiles(e, s.quantiles.size(), paths, rows, cols);
   }
   return e;
 }

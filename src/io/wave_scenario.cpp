@@ -495,6 +495,7 @@ const detail::KeyTable<WaveConfig>& table() {
                     .doc("also write the final snapshot as final_fields.csv"));
     k.push_back(detail::boolean_key<C>("output.per_path", &C::per_path)
                     .doc("ensembles (--paths N): also write each path's series"));
+    k.push_back(detail::quantiles_key<C>());
     k.push_back(detail::boolean_key<C>("output.plots", &C::plots).doc("make the PNG plots (python3 + matplotlib)"));
     return detail::KeyTable<C>(std::move(k));
   }();

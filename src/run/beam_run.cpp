@@ -667,6 +667,7 @@ namespace detail {
 EnsembleModel beam_ensemble_model(const io::BeamScenario& s) {
   EnsembleModel m;
   m.columns = beam_series_columns(s);
+  m.quantiles = s.quantiles;
   // each path the single run of its path with the series kept in memory (inner loops serial: nested
   // parallelism is off), without files of its own
   m.run = [&s](std::uint32_t k) {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <span>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +18,7 @@
 #include "lievi/parallel/comm.hpp"
 #include "lievi/version.hpp"
 #include "lievi/io/table_csv.hpp"
+#include "lievi/io/scenario.hpp"
 #include "lievi/run/progress.hpp"
 
 namespace lievi::run::detail {
@@ -369,6 +372,47 @@ void add_slice(json& summary, const SliceInfo* slice) {
                       {"range", json::array({slice->begin, slice->end})}};
 }
 
+double quantile_linear(const std::vector<double>& x, double q) {
+  const std::size_t n = x.size();
+  const double h = static_cast<double>(n - 1) * q;
+  if (h >= static_cast<double>(n - 1)) return x[n - 1];
+  const double lo = std::floor(h);
+  const auto i = static_cast<std::size_t>(lo);
+  const double a = x[i], b = x[i + 1], g = h - lo, d = b - a;
+  return g >= 0.5 ? b - d * (1.0 - g) : a + d * g;
+}
+
+std::string quantile_file(double q) { return "series_q" + io::format_number(q) + ".csv"; }
+
+namespace {
+
+/// series_q<q>.csv for every q: the quantiles across the paths of every cell but t, from series_paths.npy.
+void write_quantiles(const fs::path& folder, const std::vector<std::string>& columns, const std::vector<double>& qs) {
+  const io::NpyArray a = io::read_npy(folder / "series_paths.npy");
+  if (a.shape.size() != 3 || a.shape[2] != columns.size() || a.shape[0] == 0)
+    throw std::runtime_error((folder / "series_paths.npy").string() + ": not the ensemble's series");
+  const std::size_t paths = a.shape[0], rows = a.shape[1], cols = a.shape[2];
+  std::vector<std::vector<double>> out(qs.size(), std::vector<double>(rows * cols));
+  std::vector<double> x(paths);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) {
+      for (std::size_t p = 0; p < paths; ++p) x[p] = a.data[(p * rows + r) * cols + c];
+      const bool nan = std::any_of(x.begin(), x.end(), [](double v) { return std::isnan(v); });
+      std::sort(x.begin(), x.end());
+      for (std::size_t k = 0; k < qs.size(); ++k)
+        out[k][r * cols + c] = c == 0 ? a.data[r * cols]  // t of the first path
+                               : nan  ? std::numeric_limits<double>::quiet_NaN()
+                                      : quantile_linear(x, qs[k]);
+    }
+  for (std::size_t k = 0; k < qs.size(); ++k) {
+    io::TableCsvWriter w(folder / quantile_file(qs[k]), columns);
+    for (std::size_t r = 0; r < rows; ++r) w.row(std::span<const double>(out[k].data() + r * cols, cols));
+    w.close();
+  }
+}
+
+}  // namespace
+
 void finish_ensemble(EnsembleRun& e, const EnsembleModel& m, std::uint32_t first, long long count,
                      const SliceInfo* slice, const fs::path& folder, std::chrono::steady_clock::time_point t0) {
   WaveRunResult& total = e.total;
@@ -378,6 +422,12 @@ void finish_ensemble(EnsembleRun& e, const EnsembleModel& m, std::uint32_t first
     total.diagnostics = {{"E_c_mean_initial", e.stats.mean(0, 2)},
                          {"E_c_mean_final", e.stats.mean(last, 2)},
                          {"E_c_std_final", e.stats.stddev(last, 2)}};
+  }
+  if (!m.quantiles.empty()) {
+    if (total.complete && e.stats.paths() > 0)
+      write_quantiles(folder, m.columns, m.quantiles);
+    else
+      total.notes.emplace_back("quantiles not written: the ensemble did not complete");
   }
   if (slice)
     total.notes.emplace_back("slice " + std::to_string(slice->begin) + ":" + std::to_string(slice->end) + " of an ensemble of " +
@@ -428,7 +478,7 @@ WaveRunResult run_ensemble_in(io::OutputDir& dir, Checkpointer* checkpoints, con
                     slice ? slice->begin : 0,
                     steps,
                     per_path,
-                    slice ? dir.tmp() / "series_paths.npy" : fs::path(),
+                    slice || !m.quantiles.empty() ? dir.tmp() / "series_paths.npy" : fs::path(),
                     m.run};
   EnsembleRun e = run_ensemble(spec, dir.tmp(), checkpoints, resume, options);
   WaveRunResult& total = e.total;

@@ -96,6 +96,7 @@ struct SliceInfo {
 /// The parts of an ensemble that differ between the wave and the beam.
 struct EnsembleModel {
   std::vector<std::string> columns;
+  std::vector<double> quantiles;  ///< output.quantiles: series_q<q>.csv from series_paths.npy
   /// Runs path k (thread-safe).
   std::function<PathRun(std::uint32_t k)> run;
   /// The model's end-of-run outputs for `count` paths from noise path `first` (its note, plots and
@@ -106,13 +107,22 @@ struct EnsembleModel {
 };
 
 /// The end of an ensemble or slice run, or of a merge: series_mean.csv and series_std.csv, the mean and
-/// spread diagnostics, the slice's note, then the model's finish (which writes summary.json).
+/// spread diagnostics, the quantiles (series_q<q>.csv, from `folder`/series_paths.npy), the slice's note,
+/// then the model's finish (which writes summary.json).
 void finish_ensemble(EnsembleRun& e, const EnsembleModel& m, std::uint32_t first, long long count,
                      const SliceInfo* slice, const std::filesystem::path& folder,
                      std::chrono::steady_clock::time_point t0);
 
 /// summary.json's `slice` object of a slice: {"paths": N, "first_path": noise.path, "range": [A, B]}.
 void add_slice(json& summary, const SliceInfo* slice);
+
+/// The q-quantile of `x` (sorted, no NaN) as numpy.quantile's default ('linear') computes it, bit for bit:
+/// h = (n - 1) q, a = x[floor h], b = the next value (the last beyond it), g = h - floor h; a + (b - a) g, or
+/// b - (b - a)(1 - g) when g >= 1/2.
+[[nodiscard]] double quantile_linear(const std::vector<double>& x, double q);
+
+/// The file name of quantile q: series_q<q>.csv with q's shortest text (series_q0.05.csv).
+[[nodiscard]] std::string quantile_file(double q);
 
 /// Write slice.json: the slice's identity and the counters of its result (before finish_ensemble's notes).
 void write_slice_json(const std::filesystem::path& file, const SliceInfo& slice, const EnsembleRun& e);

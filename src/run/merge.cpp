@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <variant>
 
 #include "ensemble.hpp"
@@ -148,6 +149,7 @@ RunOutcome merge_slices(const std::vector<fs::path>& dirs, const fs::path& out, 
     WaveRunResult& total = e.total;
     total.complete = true;
     double integrate_s = 0.0;
+    std::optional<io::NpyWriter> all;  // the whole ensemble's series_paths.npy, with output.quantiles
     for (const Slice& sl : slices) {
       const fs::path npy = sl.dir / "series_paths.npy";
       const io::NpyArray a = io::read_npy(npy);
@@ -157,6 +159,10 @@ RunOutcome merge_slices(const std::vector<fs::path>& dirs, const fs::path& out, 
                                "its shape is not paths x rows x columns = " + std::to_string(count) + " x " +
                                    std::to_string(rows) + " x " + std::to_string(m.columns.size()) +
                                    " (the slice's slice.json)");
+      if (!m.quantiles.empty()) {
+        if (!all) all.emplace(dir.tmp() / "series_paths.npy", std::vector<std::size_t>{static_cast<std::size_t>(paths), rows, m.columns.size()});
+        all->append(a.data);
+      }
       std::vector<std::vector<double>> path_rows(rows, std::vector<double>(m.columns.size()));
       for (std::size_t p = 0; p < count; ++p) {
         for (std::size_t r = 0; r < rows; ++r)
@@ -188,6 +194,7 @@ RunOutcome merge_slices(const std::vector<fs::path>& dirs, const fs::path& out, 
         total.notes = sl.j["first_notes"].get<std::vector<std::string>>();
       }
     }
+    if (all) all->close();
     total.paths = static_cast<long long>(e.stats.paths());
     total.integrate_s = integrate_s;
     total.out_dir = out;

@@ -442,6 +442,7 @@ namespace detail {
 EnsembleModel wave_ensemble_model(const io::WaveScenario& s) {
   EnsembleModel m;
   m.columns = wave_series_columns(s);
+  m.quantiles = s.quantiles;
   // each path the level loop of its own stepper with the series kept in memory (inner loops serial)
   m.run = [&s](std::uint32_t k) {
     PathRun p;

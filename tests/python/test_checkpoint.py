@@ -98,3 +98,31 @@ def test_slices_merged_from_python_equal_the_whole_ensemble(tmp_path):
         lievi.merge([tmp_path / "b"], tmp_path / "m2")
     with pytest.raises(lievi.InputError, match="path_range"):
         lievi.run(sc, tmp_path / "c", paths=3, path_range=(2, 5))
+
+
+def test_ensemble_quantiles_are_numpys_across_the_paths_and_merge(tmp_path):
+    """output.quantiles: series_q<q>.csv equals numpy.quantile over the paths' own series, bit for bit (an
+    independent computation), series_paths.npy holds those series, and merged slices give the same files."""
+    path = os.path.join(SRC, "examples", "wave", "independent.toml")
+    qs = [0.1, 0.5, 0.9]
+    sc = lievi.load(path, set={"output.plots": False, "output.per_path": True, "integrator.t_end": 0.02,
+                               "output.quantiles": qs})
+    whole = lievi.run(sc, tmp_path / "whole", paths=7)
+    assert sorted(whole.quantiles) == qs
+    stack = {c: np.stack([whole.paths[k][c] for k in sorted(whole.paths)]) for c in whole.mean}
+    for q in qs:
+        for c in whole.mean:
+            expected = stack[c][0] if c == "t" else np.quantile(stack[c], q, axis=0)
+            assert np.array_equal(whole.quantiles[q][c].view(np.int64), expected.view(np.int64)), (q, c)
+    npy = np.load(tmp_path / "whole" / "series_paths.npy")
+    assert npy.shape == (7, len(whole.mean["t"]), len(whole.mean))
+    assert np.array_equal(npy[:, :, 1], stack[list(whole.mean)[1]])
+    lievi.run(sc, tmp_path / "s1", paths=7, path_range=(4, 7))
+    lievi.run(sc, tmp_path / "s0", paths=7, path_range=(0, 4))
+    merged = lievi.merge([tmp_path / "s1", tmp_path / "s0"], tmp_path / "m")
+    for q in qs:
+        assert same_series(whole.quantiles[q], merged.quantiles[q])
+    with open(tmp_path / "whole" / "series_paths.npy", "rb") as a, open(tmp_path / "m" / "series_paths.npy", "rb") as b:
+        assert a.read() == b.read()
+    with pytest.raises(lievi.InputError, match="output.quantiles"):
+        lievi.load(path, set={"output.quantiles": [0.5, 0.2]})

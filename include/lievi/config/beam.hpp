@@ -179,6 +179,7 @@ struct BeamConfig {
   bool fields_csv = false;
   bool plots = true;
   bool per_path = false;   ///< ensembles: also write series_path<k>.csv
+  std::vector<double> quantiles;  ///< ensembles: series_q<q>.csv for each q in [0, 1]
   bool animation = false;  ///< motion.gif of the centre line from the fields.h5 snapshots
   long long checkpoint_every = 0;  ///< checkpoint.h5 every so many steps (0: not by steps; single runs)
   double checkpoint_wall = 0.0;    ///< checkpoint.h5 after so many seconds of wall time (0: not by time)

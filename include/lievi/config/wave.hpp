@@ -75,6 +75,7 @@ struct WaveConfig {
   long long fields_every = 0;     ///< default: every, raised to <= 1000 snapshots
   bool fields_csv = false;        ///< final_fields.csv
   bool per_path = false;          ///< per-path series in ensembles
+  std::vector<double> quantiles;  ///< ensembles: series_q<q>.csv for each q in [0, 1]
   bool plots = true;
   long long checkpoint_every = 0;  ///< checkpoint.h5 every so many steps (0: not by steps; single runs)
   double checkpoint_wall = 0.0;    ///< checkpoint.h5 after so many seconds of wall time (0: not by time)
