@@ -133,6 +133,8 @@ int main(int argc, char** argv) {
     code = report(e);
   } catch (const std::exception& e) {
     code = report_other(e.what());
+    // a rank other than 0 that fails on its own would leave rank 0 waiting for it: end the job
+    if (comm && comm->rank() != 0) comm->abort(code);
   }
   if (comm && !ended) {
     try {

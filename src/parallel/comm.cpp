@@ -42,11 +42,42 @@ class MpiComm final : public Comm {
     check(b_.recv(m.data(), bytes, source, kTag), "receive from rank " + std::to_string(source));
     return m;
   }
+  void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes,
+                int source) override {
+    check(b_.sendrecv(send, send_bytes, dest, recv, recv_bytes, source, kTag + 1), "halo exchange");
+  }
+  [[nodiscard]] std::vector<char> all_gather(const void* data, std::size_t bytes) override {
+    const long long mine = static_cast<long long>(bytes);
+    std::vector<long long> sizes(static_cast<std::size_t>(size_));
+    check(b_.allgather(&mine, sizeof mine, sizes.data()), "gather of sizes");
+    std::vector<int> counts(sizes.size()), displs(sizes.size());
+    long long total = 0;
+    for (std::size_t r = 0; r < sizes.size(); ++r) {
+      if (total + sizes[r] > 2147483647LL) throw std::runtime_error("MPI gather of more than 2 GB");
+      counts[r] = static_cast<int>(sizes[r]);
+      displs[r] = static_cast<int>(total);
+      total += sizes[r];
+    }
+    std::vector<char> out(static_cast<std::size_t>(total));
+    check(b_.allgatherv(data, bytes, out.data(), counts.data(), displs.data()), "gather");
+    return out;
+  }
   [[noreturn]] void abort(int code) override {
     b_.abort(code);
     std::_Exit(code);  // MPI_Abort does not return; if it did, this rank still ends
   }
-  int end_job(Comm& comm, int code) {
+  void start_work(Comm& comm) {
+  long long order[3] = {Command::batch, 0, 0};
+  comm.bcast(order, sizeof order, 0);
+}
+
+void wait_for_work(Comm& comm) {
+  long long order[3] = {0, 0, 0};
+  comm.bcast(order, sizeof order, 0);
+  if (order[0] == Command::exit) throw JobEnded{static_cast<int>(order[1])};
+}
+
+int end_job(Comm& comm, int code) {
   long long order[3] = {Command::exit, code, 0};
   comm.bcast(order, sizeof order, 0);
   if (order[0] != Command::exit) comm.abort(code != 0 ? code : 1);
@@ -113,6 +144,17 @@ Comm* world() {
                            " ranks, but this lievi was built without MPI (each rank would run the whole job): "
                            "install libopenmpi-dev and rebuild, or run without mpirun");
 #endif
+}
+
+void start_work(Comm& comm) {
+  long long order[3] = {Command::batch, 0, 0};
+  comm.bcast(order, sizeof order, 0);
+}
+
+void wait_for_work(Comm& comm) {
+  long long order[3] = {0, 0, 0};
+  comm.bcast(order, sizeof order, 0);
+  if (order[0] == Command::exit) throw JobEnded{static_cast<int>(order[1])};
 }
 
 int end_job(Comm& comm, int code) {

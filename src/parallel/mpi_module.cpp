@@ -81,6 +81,27 @@ int recv(void* data, std::size_t bytes, int source, int tag) {
 
 void abort_all(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 
+int sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes, int source,
+             int tag) {
+  int ns = 0, nr = 0;
+  if (const int rc = bytes_count(send_bytes, &ns); rc != MPI_SUCCESS) return rc;
+  if (const int rc = bytes_count(recv_bytes, &nr); rc != MPI_SUCCESS) return rc;
+  return MPI_Sendrecv(send, ns, MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, tag, recv, nr, MPI_BYTE,
+                      source < 0 ? MPI_PROC_NULL : source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+int allgather(const void* data, std::size_t bytes, void* out) {
+  int n = 0;
+  if (const int rc = bytes_count(bytes, &n); rc != MPI_SUCCESS) return rc;
+  return MPI_Allgather(data, n, MPI_BYTE, out, n, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+int allgatherv(const void* data, std::size_t bytes, void* out, const int* counts, const int* displs) {
+  int n = 0;
+  if (const int rc = bytes_count(bytes, &n); rc != MPI_SUCCESS) return rc;
+  return MPI_Allgatherv(data, n, MPI_BYTE, out, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+}
+
 const MpiBackend table = {lievi::parallel::detail::kMpiBackendAbi,
                           lievi::version,
                           init,
@@ -89,7 +110,10 @@ const MpiBackend table = {lievi::parallel::detail::kMpiBackendAbi,
                           send,
                           probe,
                           recv,
-                          abort_all};
+                          abort_all,
+                          sendrecv,
+                          allgather,
+                          allgatherv};
 
 }  // namespace
 

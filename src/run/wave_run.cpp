@@ -19,6 +19,8 @@
 #include "lievi/core/error.hpp"
 #include "lievi/io/ensemble_csv.hpp"
 #include "ensemble.hpp"
+#include "field_exchange.hpp"
+#include "lievi/parallel/comm.hpp"
 #include "lievi/io/fields_h5.hpp"
 #include "lievi/io/fields_xdmf.hpp"
 #include "lievi/io/output_dir.hpp"
@@ -119,6 +121,7 @@ struct WaveCheckpoints {
   Checkpointer* checkpoints = nullptr;
   const ResumeFrom* resume = nullptr;
   std::function<void(StateIO&)> outputs;
+  field::FieldExchange* exchange = nullptr;  ///< domain decomposition: this rank steps its block
 };
 
 /// The level loop for one path. A checkpoint of level n is taken at the top of level n, before its step and
@@ -133,6 +136,7 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
   std::visit(
       [&](auto& st) {
         const std::ptrdiff_t n_nodes = st.grid().n_nodes();
+        if (plan.exchange) st.decompose(*plan.exchange);
         // phi of this output level and of the last level written (the one kept when a level fails)
         std::vector<double> phi(static_cast<std::size_t>(n_nodes)), phi_written;
         double t_written = 0.0;
@@ -177,7 +181,10 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
             }
           }
           const bool out = output_level(s, n);
-          if (out) std::copy(st.g().data(), st.g().data() + n_nodes, phi.begin());
+          if (out) {
+            st.gather();  // decomposed: every block's nodes (the outputs read them all)
+            std::copy(st.g().data(), st.g().data() + n_nodes, phi.begin());
+          }
           field::LevelEnergy E;
           if (n == s.steps) {
             if (out) E = st.energy_now();
@@ -218,6 +225,7 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
                         "): kinetic " + io::format_number(E.kinetic_before) + ", " +
                         io::format_number(E.kinetic_after) + ", potential " + io::format_number(E.potential);
             // where: the first segment with a non-finite strain, else (the sums overflowed) the largest |gamma|
+            st.gather();  // decomposed: every block's strains
             const auto& gam = st.gamma();
             std::ptrdiff_t worst = 0;
             for (std::ptrdiff_t e = 0; e < st.grid().n_segments(); ++e) {
@@ -257,6 +265,7 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
         } else if (!r.failure) {
           r.complete = true;
           r.t_final = s.t_end;
+          st.gather();
           r.phi_final.assign(st.g().data(), st.g().data() + n_nodes);
         } else if (r.phi_final.empty()) {
           r.phi_final = phi_written;  // the last level written
@@ -367,6 +376,23 @@ fs::path default_output_dir(const io::WaveScenario& s) { return fs::path("runs")
 WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const RunOptions& options,
                        const ResumeFrom* resume) {
   const auto t0 = Clock::now();
+  // Under mpirun: the field's nodes in blocks over the ranks (domain decomposition); rank 0 writes.
+  std::optional<detail::CommExchange> exchange;
+  if (options.comm) {
+    if (s.checkpoints() || options.stop_at > 0 || resume)
+      throw invalid_argument("mpirun", "",
+                             "a field split across ranks takes no checkpoints yet: leave output.checkpoint_every, "
+                             "output.checkpoint_wall and --stop-at out, or run without mpirun");
+    check_wave(s);
+    exchange.emplace(*options.comm, s.n_nodes());
+    if (options.comm->rank() != 0) {  // this rank's block, no outputs; rank 0 says when to start
+      parallel::wait_for_work(*options.comm);
+      Recorder none(s.probes);
+      WaveCheckpoints plan;
+      plan.exchange = &*exchange;
+      return integrate_path(s, s.path, none, Progress::never, plan);
+    }
+  }
   if (!resume) io::check_output_dir(out_dir, options.force);
   check_wave(s);
   const bool checkpointing = s.checkpoints() || options.stop_at > 0 || resume;
@@ -411,8 +437,15 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
                                    StateIO::Scope scope(a, "fields");
                                    h5->checkpoint(a);
                                  }
-                               }};
-    r = integrate_path(s, s.path, rec, options.progress, plan);
+                               },
+                               exchange ? &*exchange : nullptr};
+    if (exchange) parallel::start_work(*options.comm);
+    try {
+      r = integrate_path(s, s.path, rec, options.progress, plan);
+    } catch (...) {
+      if (exchange) options.comm->abort(1);  // the other ranks are inside the step's exchanges
+      throw;
+    }
     r.notes.insert(r.notes.begin(), pre_notes.begin(), pre_notes.end());
     if (r.stopped) {
       csv->close();

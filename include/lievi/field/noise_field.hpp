@@ -76,14 +76,16 @@ class NoiseField {
   void checkpoint(StateIO& a) { a("scale", scale_); }
 
   /// Draw the increments of step n (from t_n to t_{n+1}). Parallel over chunks of nodes for `independent`.
-  void draw(std::uint64_t n) {
-    draw_unscaled(n);
+  void draw(std::uint64_t n) { draw(n, 0, n_nodes_); }
+  /// The same for the nodes [lo, hi) only (a block of a decomposed field): `independent` draws only theirs.
+  void draw(std::uint64_t n, std::ptrdiff_t lo, std::ptrdiff_t hi) {
+    draw_unscaled(n, lo, hi);
     if (scale_ != 1.0)
       for (double& w : dW_) w *= scale_;
   }
 
  private:
-  void draw_unscaled(std::uint64_t n) {
+  void draw_unscaled(std::uint64_t n, std::ptrdiff_t lo, std::ptrdiff_t hi) {
     switch (mode_) {
       case NoiseMode::none:
         return;
@@ -94,10 +96,10 @@ class NoiseField {
         inc_.increments(n, 0, dW_.size(), dW_.data());
         return;
       case NoiseMode::independent: {
-        const std::ptrdiff_t chunk = 4096, n_chunks = (n_nodes_ + chunk - 1) / chunk;
+        const std::ptrdiff_t chunk = 4096, n_chunks = (hi - lo + chunk - 1) / chunk;
 #pragma omp parallel for schedule(static) if (n_chunks > 1)
         for (std::ptrdiff_t c = 0; c < n_chunks; ++c) {
-          const std::ptrdiff_t b = c * chunk, e = std::min(n_nodes_, b + chunk);
+          const std::ptrdiff_t b = lo + c * chunk, e = std::min(hi, b + chunk);
           inc_.increments(n, static_cast<std::uint32_t>(b), static_cast<std::size_t>(e - b), dW_.data() + b);
         }
         return;

@@ -36,6 +36,7 @@
 /// expressible). Type-II takes a
 /// potential with Vec6-valued derivatives (dPhi/dg left-trivialised) and 6x6 second derivatives.
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
@@ -48,6 +49,8 @@
 
 #include "lievi/core/attributes.hpp"
 #include "lievi/core/tolerances.hpp"
+#include "lievi/core/state_io.hpp"
+#include "lievi/field/exchange.hpp"
 #include "lievi/field/grid.hpp"
 #include "lievi/field/model.hpp"
 #include "lievi/field/noise_field.hpp"
@@ -263,6 +266,7 @@ class StaggeredStepper {
       inv_w_[static_cast<std::size_t>(j)] = 1.0 / w_[static_cast<std::size_t>(j)];
     }
     partial_.resize(static_cast<std::size_t>((std::max(n, grid_.n_segments()) + kBlock - 1) / kBlock));
+    hi_ = n;
     if constexpr (requires { model_.has_reduced_solve(std::ptrdiff_t{0}); }) {
       reduced_.resize(static_cast<std::size_t>(n));
       for (std::ptrdiff_t j = 0; j < n; ++j)
@@ -338,7 +342,7 @@ class StaggeredStepper {
       energy->kinetic_before = kinetic();
       energy->potential = potential();
     }
-    noise_.draw(static_cast<std::uint64_t>(n_));
+    noise_.draw(static_cast<std::uint64_t>(n_), lo_, hi_);
     if constexpr (!Model::is_abelian) {
       stresses_lie();
       StepReport r = nodes_lie();
@@ -349,11 +353,62 @@ class StaggeredStepper {
       return r;
     } else {
       StepReport r = node_sweep();
+      if (ex_) r = agree(r);
       if (!r.ok) return r;
+      if (ex_) halo_nodes();
       strain_sweep();
+      if (ex_) halo_segments();
       ++n_;
       if (energy) energy->kinetic_after = kinetic();
       return r;
+    }
+  }
+
+  /// Step only the block [cuts[rank], cuts[rank + 1]) of the nodes (and the segments that start there),
+  /// exchanging the block's edge values with the neighbouring blocks through `exchange` after each sweep
+  /// (domain decomposition, docs/distributed.md): the configurations and increments of the first node to the
+  /// left after the node sweep, the strain of the last segment to the right after the strain sweep. Every
+  /// block keeps arrays of the whole grid (only its own part and the halo are current between gather() calls);
+  /// energies are summed in the fixed order of one process (the same bits), failures agreed by all blocks.
+  /// Abelian models (the wave equation) only; call after initialize(), which every block does whole.
+  void decompose(FieldExchange& exchange) {
+    if constexpr (!Model::is_abelian) {
+      throw std::invalid_argument("field::StaggeredStepper: domain decomposition is built for abelian models only");
+    } else {
+      const auto& c = exchange.cuts();
+      const std::ptrdiff_t n = grid_.n_nodes();
+      if (static_cast<int>(c.size()) != exchange.size() + 1 || c.front() != 0 || c.back() != n)
+        throw std::invalid_argument("field::StaggeredStepper::decompose: the cuts must go from 0 to the node count");
+      for (std::size_t r = 0; r + 1 < c.size(); ++r)
+        if (!(c[r] < c[r + 1])) throw std::invalid_argument("field::StaggeredStepper::decompose: an empty block");
+      ex_ = &exchange;
+      lo_ = c[static_cast<std::size_t>(exchange.rank())];
+      hi_ = c[static_cast<std::size_t>(exchange.rank()) + 1];
+    }
+  }
+  /// Whether the stepper steps one block of a decomposed field.
+  [[nodiscard]] bool decomposed() const { return ex_ != nullptr; }
+  /// Decomposed: make every node's configuration and every segment's strain current on every block (for the
+  /// outputs and diagnostics of a level).
+  void gather() {
+    if (!ex_) return;
+    constexpr std::size_t kc = StateDoubles<Config>::value, ka = StateDoubles<Algebra>::value;
+    const auto [s0, s1] = owned(ex_->rank(), grid_.n_segments());
+    const auto* g = reinterpret_cast<const double*>(g_.data());
+    const auto* y = reinterpret_cast<const double*>(gamma_.data());
+    std::vector<double> mine(g + static_cast<std::size_t>(lo_) * kc, g + static_cast<std::size_t>(hi_) * kc);
+    mine.insert(mine.end(), y + static_cast<std::size_t>(s0) * ka, y + static_cast<std::size_t>(s1) * ka);
+    const std::vector<double> all = ex_->all_gather(mine);
+    auto* gd = reinterpret_cast<double*>(g_.data());
+    auto* yd = reinterpret_cast<double*>(gamma_.data());
+    std::size_t at = 0;
+    for (int r = 0; r < ex_->size(); ++r) {  // block r: its nodes, then its segments
+      const auto [a, b] = owned(r, grid_.n_nodes());
+      const auto [c, e] = owned(r, grid_.n_segments());
+      std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(at), (b - a) * static_cast<std::ptrdiff_t>(kc), gd + a * static_cast<std::ptrdiff_t>(kc));
+      at += static_cast<std::size_t>(b - a) * kc;
+      std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(at), (e - c) * static_cast<std::ptrdiff_t>(ka), yd + c * static_cast<std::ptrdiff_t>(ka));
+      at += static_cast<std::size_t>(e - c) * ka;
     }
   }
 
@@ -368,7 +423,7 @@ class StaggeredStepper {
     const auto g = g_;
     const auto zeta = zeta_;
     const auto A = A_;
-    noise_.draw(static_cast<std::uint64_t>(n_));
+    noise_.draw(static_cast<std::uint64_t>(n_), lo_, hi_);
     if constexpr (!Model::is_abelian) {
       const auto Mt = Mt_;
       const int nmax = newton_max_;
@@ -441,19 +496,20 @@ class StaggeredStepper {
     const Algebra* z = zeta_.data();
     return fixed_order_sum(grid_.n_nodes(), [&](std::ptrdiff_t j) {
       return w_[static_cast<std::size_t>(j)] * model_.kinetic_density(j, z[j]);
-    });
+    }, true);
   }
   /// V^n = sum_segments ds ½ <gamma - E, P (gamma - E)> (ghost segments carry none), plus
   /// sum_nodes w_j V(g_j) for an abelian model with an on-site potential (onsite_density).
   [[nodiscard]] double potential() {
     const Algebra* y = gamma_.data();
     const double ds = grid_.ds();
-    double v = fixed_order_sum(grid_.n_segments(), [&](std::ptrdiff_t e) { return ds * model_.potential_density(e, y[e]); });
+    double v = fixed_order_sum(grid_.n_segments(), [&](std::ptrdiff_t e) { return ds * model_.potential_density(e, y[e]); },
+                               true);
     if constexpr (Model::is_abelian && requires { model_.onsite_density(std::ptrdiff_t{0}, g_[NodeIndex{0}]); }) {
       const Config* g = g_.data();
       v += fixed_order_sum(grid_.n_nodes(), [&](std::ptrdiff_t j) {
         return w_[static_cast<std::size_t>(j)] * model_.onsite_density(j, g[j]);
-      });
+      }, true);
     }
     return v;
   }
@@ -501,7 +557,7 @@ class StaggeredStepper {
       const bool keep_A = opt_.variant == Variant::approx;
       [[maybe_unused]] const double t = static_cast<double>(n_) * dt, w_in = w_[1 < n - 1 ? 1 : 0];
       auto sweep = [&](auto theta_of) {
-        return parallel_any_simd(1, n - 1, 8 * kBlock, [&](std::ptrdiff_t j) {
+        return parallel_any_simd(std::max<std::ptrdiff_t>(1, lo_), std::min(n - 1, hi_), 8 * kBlock, [&](std::ptrdiff_t j) {
           Algebra M = model_.momentum(j, z[j]) + dt_ds * (model_.stress(j, y[j]) - model_.stress(j - 1, y[j - 1]));
           if constexpr (kNodeLoad) M += dt_ds * model_.load(j, g[j], t, w_in);
           const Algebra zj = model_.velocity(j, M);
@@ -520,16 +576,17 @@ class StaggeredStepper {
           const double* dw = mode == NoiseMode::independent ? dW : nullptr;
           const double theta_c = mode == NoiseMode::common ? theta_common : 0.0;
           double* Ak = keep_A ? A : nullptr;
-          const std::ptrdiff_t len = n - 2, chunk = 8 * kBlock;
+          const std::ptrdiff_t b = std::max<std::ptrdiff_t>(1, lo_), e = std::min(n - 1, hi_);
+          const std::ptrdiff_t len = e - b, chunk = 8 * kBlock;
           double probe = 0.0;
           if (len >= chunk) {
             const std::ptrdiff_t nc = (len + chunk - 1) / chunk;
 #pragma omp parallel for schedule(static) reduction(+ : probe)
             for (std::ptrdiff_t c = 0; c < nc; ++c)
-              probe += scalar_interior(1 + c * chunk, std::min(n - 1, 1 + (c + 1) * chunk), model_, dt, dt_ds, g, z, Ak,
+              probe += scalar_interior(b + c * chunk, std::min(e, b + (c + 1) * chunk), model_, dt, dt_ds, g, z, Ak,
                                        y, dw, amp, theta_c);
-          } else {
-            probe = scalar_interior(1, n - 1, model_, dt, dt_ds, g, z, Ak, y, dw, amp, theta_c);
+          } else if (len > 0) {
+            probe = scalar_interior(b, e, model_, dt, dt_ds, g, z, Ak, y, dw, amp, theta_c);
           }
           any_bad = probe != 0.0;  // NaN != 0
           done = true;
@@ -552,6 +609,7 @@ class StaggeredStepper {
       int bad = any_bad ? 1 : 0;
       for (std::ptrdiff_t j : {std::ptrdiff_t{0}, n - 1}) {
         if (j == n - 1 && n == 1) break;  // a single node is both ends
+        if (j < lo_ || j >= hi_) continue;  // another block's
         const NodeIndex J{j};
         if (grid_.driven(J)) {
           z[j] = Model::zero();
@@ -574,7 +632,7 @@ class StaggeredStepper {
       int bad = 0, worst_it = 0;
       std::ptrdiff_t fail_node = -1;
       double fail_res = 0.0;
-      for (std::ptrdiff_t j = 0; j < n; ++j) {
+      for (std::ptrdiff_t j = lo_; j < hi_; ++j) {
         const NodeIndex J{j};
         if (grid_.driven(J)) {
           z[j] = 0.0;
@@ -956,8 +1014,9 @@ class StaggeredStepper {
     const Algebra* A = A_.data();
     Algebra* y = gamma_.data();
     const std::ptrdiff_t inner = std::min(m, n - 1);  // segments e -> e + 1; a periodic grid adds n-1 -> 0
-    parallel_range_simd(0, inner, 8 * kBlock, [&](std::ptrdiff_t e) { y[e] = Algebra(y[e] + inv_ds * (A[e + 1] - A[e])); });
-    if (m > inner) y[m - 1] = Algebra(y[m - 1] + inv_ds * (A[0] - A[m - 1]));
+    parallel_range_simd(std::min(lo_, inner), std::min(hi_, inner), 8 * kBlock,
+                        [&](std::ptrdiff_t e) { y[e] = Algebra(y[e] + inv_ds * (A[e + 1] - A[e])); });
+    if (m > inner && lo_ <= m - 1 && m - 1 < hi_) y[m - 1] = Algebra(y[m - 1] + inv_ds * (A[0] - A[m - 1]));
   }
 
   void strains_from_configurations() {
@@ -966,9 +1025,9 @@ class StaggeredStepper {
     const Config* g = g_.data();
     Algebra* y = gamma_.data();
     const std::ptrdiff_t inner = std::min(m, n - 1);  // segments e -> e + 1; a periodic grid adds n-1 -> 0
-    parallel_range_simd(0, inner, 8 * kBlock,
+    parallel_range_simd(std::min(lo_, inner), std::min(hi_, inner), 8 * kBlock,
                         [&](std::ptrdiff_t e) { y[e] = Algebra(inv_ds * Model::relative(g[e], g[e + 1])); });
-    if (m > inner) y[m - 1] = Algebra(inv_ds * Model::relative(g[m - 1], g[0]));
+    if (m > inner && lo_ <= m - 1 && m - 1 < hi_) y[m - 1] = Algebra(inv_ds * Model::relative(g[m - 1], g[0]));
   }
 
   /// The interior node loop of a scalar (double) field, nodes [b, e): the arithmetic of node_sweep's generic
@@ -1010,7 +1069,7 @@ class StaggeredStepper {
   StepReport first_non_finite() const {
     StepReport r;
     r.ok = false;
-    for (std::ptrdiff_t j = 0; j < grid_.n_nodes(); ++j) {
+    for (std::ptrdiff_t j = lo_; j < hi_; ++j) {
       if (!finite(g_[NodeIndex{j}]) || !finite(zeta_[NodeIndex{j}])) {
         r.node = j;
         break;
@@ -1023,7 +1082,8 @@ class StaggeredStepper {
   /// sum_{i < count} f(i) in a fixed order: serial within blocks of kBlock, blocks in parallel, then the
   /// block sums serially — the same bits for any thread count.
   template <class F>
-  double fixed_order_sum(std::ptrdiff_t count, F&& f) {
+  double fixed_order_sum(std::ptrdiff_t count, F&& f, bool owned = false) {
+    if (owned && ex_) return decomposed_sum(count, f);
     const std::ptrdiff_t nb = (count + kBlock - 1) / kBlock;
     parallel_range(0, nb, 8, [&](std::ptrdiff_t b) {
       double s = 0.0;
@@ -1034,6 +1094,100 @@ class StaggeredStepper {
     double s = 0.0;
     for (std::ptrdiff_t b = 0; b < nb; ++b) s += partial_[static_cast<std::size_t>(b)];
     return s;
+  }
+
+  /// The items [0, count) (nodes, or segments: segment e starts at node e) that block r owns.
+  [[nodiscard]] std::pair<std::ptrdiff_t, std::ptrdiff_t> owned(int r, std::ptrdiff_t count) const {
+    const auto& c = ex_->cuts();
+    return {std::min(c[static_cast<std::size_t>(r)], count), std::min(c[static_cast<std::size_t>(r) + 1], count)};
+  }
+
+  /// fixed_order_sum over the blocks: each sends the sums of the kBlock-blocks it owns whole and the terms of
+  /// those it shares; every block then adds them in the order of one process: the same bits.
+  template <class F>
+  double decomposed_sum(std::ptrdiff_t count, F& f) {
+    const auto [b0, e0] = owned(ex_->rank(), count);
+    std::vector<double> mine;
+    for (std::ptrdiff_t k = b0 / kBlock; k * kBlock < e0; ++k) {
+      const std::ptrdiff_t kb = k * kBlock, ke = std::min(count, kb + kBlock);
+      if (b0 <= kb && ke <= e0) {
+        double s = 0.0;
+        for (std::ptrdiff_t i = kb; i < ke; ++i) s += f(i);
+        mine.push_back(s);
+      } else {
+        for (std::ptrdiff_t i = std::max(kb, b0); i < std::min(ke, e0); ++i) mine.push_back(f(i));
+      }
+    }
+    const std::vector<double> all = ex_->all_gather(mine);
+    const std::ptrdiff_t nb = (count + kBlock - 1) / kBlock;
+    std::vector<double> block(static_cast<std::size_t>(nb), 0.0);
+    std::size_t at = 0;
+    for (int r = 0; r < ex_->size(); ++r) {
+      const auto [b, e] = owned(r, count);
+      for (std::ptrdiff_t k = b / kBlock; k * kBlock < e; ++k) {
+        const std::ptrdiff_t kb = k * kBlock, ke = std::min(count, kb + kBlock);
+        double& s = block[static_cast<std::size_t>(k)];
+        if (b <= kb && ke <= e) s = all[at++];
+        else
+          for (std::ptrdiff_t i = std::max(kb, b); i < std::min(ke, e); ++i) s += all[at++];
+      }
+    }
+    double s = 0.0;
+    for (const double x : block) s += x;
+    return s;
+  }
+
+  /// A step's outcome agreed by every block: the first failure in node order (its node, residual, kind), the
+  /// largest Newton iteration count.
+  StepReport agree(const StepReport& r) {
+    const double kind = r.ok ? 0.0 : (r.message.rfind("non-finite", 0) == 0 ? 1.0 : 2.0);
+    const std::vector<double> all =
+        ex_->all_gather({kind, static_cast<double>(r.node), r.residual, static_cast<double>(r.iterations)});
+    StepReport out;
+    for (std::size_t i = 0; i + 3 < all.size(); i += 4) {
+      out.iterations = std::max(out.iterations, static_cast<int>(all[i + 3]));
+      if (out.ok && all[i] != 0.0) {
+        out.ok = false;
+        out.node = static_cast<std::ptrdiff_t>(all[i + 1]);
+        out.residual = all[i + 2];
+        out.message = all[i] == 1.0 ? std::string("non-finite configuration or velocity")
+                                    : "the Type-II local Newton solve did not converge in " +
+                                          std::to_string(opt_.newton_maxit) + " iterations";
+      }
+    }
+    return out;
+  }
+
+  /// After the node sweep: the first node's configuration (and increment, for `approx`) to the left block;
+  /// the right block's first node into position hi (mod n on a periodic grid).
+  void halo_nodes() {
+    constexpr std::size_t kc = StateDoubles<Config>::value, ka = StateDoubles<Algebra>::value;
+    const std::ptrdiff_t n = grid_.n_nodes();
+    const bool with_A = opt_.variant == Variant::approx;
+    const std::size_t count = kc + (with_A ? ka : 0);
+    std::array<double, 2 * (kc + ka)> buf{};
+    double* send = buf.data();
+    double* recv = buf.data() + count;
+    std::copy_n(reinterpret_cast<const double*>(&g_[NodeIndex{lo_}]), kc, send);
+    if (with_A) std::copy_n(reinterpret_cast<const double*>(&A_[NodeIndex{lo_}]), ka, send + kc);
+    ex_->halo(send, recv, nullptr, nullptr, count, grid_.periodic());
+    if (!grid_.periodic() && hi_ == n) return;  // the last block has no right neighbour
+    const NodeIndex to{hi_ % n};
+    std::copy_n(recv, kc, reinterpret_cast<double*>(&g_[to]));
+    if (with_A) std::copy_n(recv + kc, ka, reinterpret_cast<double*>(&A_[to]));
+  }
+
+  /// After the strain sweep: the block's last segment's strain to the right block; the left block's into
+  /// position lo - 1 (mod the segment count on a periodic grid).
+  void halo_segments() {
+    constexpr std::size_t ka = StateDoubles<Algebra>::value;
+    const std::ptrdiff_t m = grid_.n_segments();
+    std::array<double, 2 * ka> buf{};
+    const std::ptrdiff_t last = std::min(hi_, m) - 1;
+    if (last >= lo_) std::copy_n(reinterpret_cast<const double*>(&gamma_[SegmentIndex{last}]), ka, buf.data());
+    ex_->halo(nullptr, nullptr, buf.data(), buf.data() + ka, ka, grid_.periodic());
+    if (!grid_.periodic() && lo_ == 0) return;  // the first block has no left neighbour
+    std::copy_n(buf.data() + ka, ka, reinterpret_cast<double*>(&gamma_[SegmentIndex{(lo_ - 1 + m) % m}]));
   }
 
   Model model_;
@@ -1059,6 +1213,8 @@ class StaggeredStepper {
   std::vector<double> res_;
   int newton_max_ = 0;
   long long newton_total_ = 0;
+  FieldExchange* ex_ = nullptr;       ///< decomposed: the other blocks
+  std::ptrdiff_t lo_ = 0, hi_ = 0;    ///< the nodes this stepper steps (all of them unless decomposed)
 };
 
 }  // namespace lievi::field

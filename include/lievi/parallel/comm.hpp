@@ -25,6 +25,11 @@ class Comm {
   virtual void send(const std::vector<char>& message, int dest) = 0;
   /// The next message from `source`.
   [[nodiscard]] virtual std::vector<char> recv(int source) = 0;
+  /// Send `send_bytes` to `dest` while receiving `recv_bytes` from `source` (-1: none that way).
+  virtual void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes,
+                        int source) = 0;
+  /// Every rank's bytes, of any length, concatenated in rank order, on every rank.
+  [[nodiscard]] virtual std::vector<char> all_gather(const void* data, std::size_t bytes) = 0;
   /// End every rank of the job with `code` (MPI_Abort): after an error on one rank that the others cannot
   /// learn of.
   [[noreturn]] virtual void abort(int code) = 0;
@@ -39,6 +44,12 @@ enum Command : long long { batch = 1, end = 2, exit = 3 };
 struct JobEnded {
   int code;
 };
+
+/// Rank 0, once it has checked and opened everything it writes: the other ranks may start (they wait in
+/// wait_for_work). Any failure of rank 0 before this ends the job through end_job instead.
+void start_work(Comm& comm);
+/// A rank other than 0: wait until rank 0 starts the work; throws JobEnded when it ends the job instead.
+void wait_for_work(Comm& comm);
 
 /// The end of the job, on every rank: rank 0 broadcasts its exit `code`; the others wait for it and return
 /// it (a rank that waits here while rank 0 hands out work has failed where rank 0 did not: it ends the job

@@ -1,0 +1,30 @@
+#pragma once
+/// @file src/run/field_exchange.hpp
+/// @brief field::FieldExchange on the job's ranks (domain decomposition of one field, docs/distributed.md).
+#include <cstddef>
+#include <vector>
+
+#include "lievi/field/exchange.hpp"
+#include "lievi/parallel/comm.hpp"
+
+namespace lievi::run::detail {
+
+class CommExchange final : public field::FieldExchange {
+ public:
+  /// The blocks of `n_nodes` nodes over the job's ranks: as equal as they can be (block r starts at
+  /// floor(r n / R)), or at the cuts of LIEVI_TEST_DD_CUTS ("a,b,...": R - 1 increasing nodes, a test hook).
+  /// Throws lievi::invalid_argument when there are fewer nodes than ranks or the hook's cuts are not usable.
+  CommExchange(parallel::Comm& comm, std::ptrdiff_t n_nodes);
+  [[nodiscard]] int rank() const override { return comm_.rank(); }
+  [[nodiscard]] int size() const override { return comm_.size(); }
+  [[nodiscard]] const std::vector<std::ptrdiff_t>& cuts() const override { return cuts_; }
+  void halo(const double* to_left, double* from_right, const double* to_right, double* from_left, std::size_t count,
+            bool periodic) override;
+  [[nodiscard]] std::vector<double> all_gather(const std::vector<double>& mine) override;
+
+ private:
+  parallel::Comm& comm_;
+  std::vector<std::ptrdiff_t> cuts_;
+};
+
+}  // namespace lievi::run::detail

@@ -1,0 +1,157 @@
+/// @file tests/mpi/test_mpi_fields.cpp
+/// @brief One wave field split across MPI ranks (domain decomposition): `mpirun -np R lievi run FILE` for
+/// R = 2, 3, 4 writes series.csv, fields.h5 and summary.json (timing apart) bit for bit as the run without MPI,
+/// for free, clamped and periodic ends, every noise mode, Type-I and Type-II and the approx variant; a block
+/// boundary placed at every node of a small grid (LIEVI_TEST_DD_CUTS); a blow-up reported with the serial
+/// run's step and node on every rank; and what is not split yet refused (a beam, checkpoints).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "lievi/io/fields_h5.hpp"
+#include "support/cli_process.hpp"
+#include "support/ensemble_outputs.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Result = lievi::test::CliResult;
+using lievi::test::read_file;
+
+const std::string kExamples = std::string(LIEVI_TEST_SOURCE_DIR) + "/examples/";
+
+Result lievi_cli(const fs::path& cwd, const std::vector<std::string>& args, const std::string& env = "") {
+  return lievi::test::run_program(LIEVI_CLI_PATH, cwd, args, env);
+}
+
+Result mpirun(const fs::path& cwd, int ranks, const std::vector<std::string>& args, const std::string& env = "") {
+  std::vector<std::string> a = {"--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), LIEVI_CLI_PATH};
+  a.insert(a.end(), args.begin(), args.end());
+  return lievi::test::run_program(LIEVI_MPIRUN, cwd, a, "OMP_NUM_THREADS=1 " + env);
+}
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
+  for (const auto& s : sets) {
+    args.push_back("--set");
+    args.push_back(s);
+  }
+  return args;
+}
+
+/// series.csv byte for byte, summary.json apart from timing, every fields.h5 dataset bit for bit.
+void expect_same_run(const fs::path& a, const fs::path& b, const std::string& what) {
+  ASSERT_TRUE(fs::exists(b / "summary.json")) << what;
+  EXPECT_EQ(read_file(a / "series.csv"), read_file(b / "series.csv")) << what;
+  EXPECT_EQ(lievi::test::summary_without_timing(a), lievi::test::summary_without_timing(b)) << what;
+  ASSERT_EQ(fs::exists(a / "fields.h5"), fs::exists(b / "fields.h5")) << what;
+  if (!fs::exists(a / "fields.h5")) return;
+  for (const char* name : {"t", "s", "phi"}) {
+    const lievi::io::H5Array x = lievi::io::read_h5_dataset(a / "fields.h5", name);
+    const lievi::io::H5Array y = lievi::io::read_h5_dataset(b / "fields.h5", name);
+    ASSERT_EQ(x.shape, y.shape) << what << " /" << name;
+    EXPECT_EQ(0, std::memcmp(x.data.data(), y.data.data(), x.data.size() * sizeof(double))) << what << " /" << name;
+  }
+}
+
+}  // namespace
+
+TEST(MpiFields, AWaveSplitOverAnyNumberOfRanksIsTheSerialRun) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_fields");
+  struct Case {
+    const char* example;
+    std::vector<std::string> sets;
+  };
+  const Case cases[] = {
+      {"deterministic", {}},
+      {"deterministic", {"bc.left=\"clamped\"", "bc.right=\"clamped\"", "grid.layout=\"vertex\""}},
+      {"deterministic", {"bc.left=\"periodic\"", "bc.right=\"periodic\""}},
+      {"theta_1e-2", {}},                                               // common noise
+      {"independent", {}},                                              // independent noise
+      {"independent", {"integrator.method=\"type-ii\""}},
+      {"independent", {"bc.left=\"periodic\"", "bc.right=\"periodic\"", "integrator.variant=\"approx\""}},
+      {"deterministic", {"noise.mode=\"modes\"", "noise.cosine_modes=4", "noise.theta=0.01"}},
+      {"pulse", {}}};
+  int i = 0;
+  for (const Case& c : cases) {
+    const fs::path m = d / std::to_string(i++);
+    fs::create_directories(m);
+    std::vector<std::string> sets = {"output.plots=false", "integrator.t_end=0.05", "output.every=7",
+                                     "output.fields_every=11"};
+    sets.insert(sets.end(), c.sets.begin(), c.sets.end());
+    const std::string scenario = kExamples + "wave/" + c.example + ".toml";
+    const Result serial = lievi_cli(m, with({"run", scenario, "--out", "serial"}, sets));
+    ASSERT_EQ(serial.code, 0) << c.example << serial.err;
+    for (const int ranks : {2, 3, 4}) {
+      const std::string out = "r" + std::to_string(ranks);
+      const Result r = mpirun(m, ranks, with({"run", scenario, "--out", out}, sets));
+      ASSERT_EQ(r.code, 0) << c.example << " " << out << "\n" << r.out << r.err;
+      EXPECT_NE(r.out.find("across " + std::to_string(ranks) + " ranks"), std::string::npos) << r.out;
+      expect_same_run(m / "serial", m / out, std::string(c.example) + " case " + std::to_string(i - 1) + " " + out);
+    }
+  }
+}
+
+// A grid of 9 nodes: the boundary between two blocks at every node 1 ... 8, and three blocks cut at every
+// pair, free and periodic ends, independent noise.
+TEST(MpiFields, ABlockBoundaryAtEveryNodeOfASmallGrid) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_cuts");
+  for (const char* ends : {"free", "periodic"}) {
+    const std::vector<std::string> sets = {"output.plots=false", "grid.J=9", "integrator.dt=1e-3",
+                                           "integrator.t_end=0.2", "output.every=3", "output.fields_every=5",
+                                           std::string("bc.left=\"") + ends + "\"", std::string("bc.right=\"") + ends + "\""};
+    const std::string scenario = kExamples + "wave/independent.toml";
+    const fs::path m = d / ends;
+    fs::create_directories(m);
+    const Result serial = lievi_cli(m, with({"run", scenario, "--out", "serial"}, sets));
+    ASSERT_EQ(serial.code, 0) << serial.err;
+    for (int c = 1; c < 9; ++c) {
+      const std::string out = "cut" + std::to_string(c);
+      const Result r = mpirun(m, 2, with({"run", scenario, "--out", out}, sets), "LIEVI_TEST_DD_CUTS=" + std::to_string(c));
+      ASSERT_EQ(r.code, 0) << out << r.err;
+      expect_same_run(m / "serial", m / out, std::string(ends) + " " + out);
+    }
+    for (int a = 1; a < 8; a += 2)
+      for (int b = a + 1; b < 9; b += 3) {
+        const std::string out = "cut" + std::to_string(a) + "_" + std::to_string(b);
+        const Result r = mpirun(m, 3, with({"run", scenario, "--out", out}, sets),
+                                "LIEVI_TEST_DD_CUTS=" + std::to_string(a) + "," + std::to_string(b));
+        ASSERT_EQ(r.code, 0) << out << r.err;
+        expect_same_run(m / "serial", m / out, std::string(ends) + " " + out);
+      }
+  }
+}
+
+// Past the CFL limit the field blows up: every rank stops at the serial run's step with its node (the first
+// non-finite node in node order, agreed by all blocks), exit 3, the outputs up to the last good level kept.
+TEST(MpiFields, ABlowUpStopsEveryRankWithTheSerialDiagnostic) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_blowup");
+  const std::vector<std::string> sets = {"output.plots=false", "integrator.dt=0.0125", "integrator.allow_unstable=true",
+                                         "integrator.t_end=40", "output.every=10"};
+  const std::string scenario = kExamples + "wave/independent.toml";
+  const Result serial = lievi_cli(d, with({"run", scenario, "--out", "serial"}, sets));
+  ASSERT_EQ(serial.code, 3) << serial.out << serial.err;
+  const Result r = mpirun(d, 3, with({"run", scenario, "--out", "mpi"}, sets));
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  const auto line = [](const std::string& err) { return err.substr(0, err.find(". Outputs")); };
+  EXPECT_EQ(line(serial.err), line(r.err).substr(0, line(serial.err).size()));
+  expect_same_run(d / "serial", d / "mpi", "blow-up");
+}
+
+TEST(MpiFields, WhatIsNotSplitYetIsRefused) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_refused");
+  const Result beam = mpirun(d, 2, {"run", kExamples + "beam/bending.toml", "--out", "b"});
+  EXPECT_EQ(beam.code, 2) << beam.err;
+  EXPECT_NE(beam.err.find("not split across ranks yet"), std::string::npos) << beam.err;
+  const Result cp = mpirun(d, 2, {"run", kExamples + "wave/independent.toml", "--out", "c", "--set",
+                                  "output.checkpoint_every=10", "--set", "integrator.t_end=0.01"});
+  EXPECT_EQ(cp.code, 2) << cp.err;
+  EXPECT_NE(cp.err.find("no checkpoints yet"), std::string::npos) << cp.err;
+  const Result tiny = mpirun(d, 3, {"run", kExamples + "wave/independent.toml", "--out", "t", "--set", "grid.J=2"});
+  EXPECT_EQ(tiny.code, 2) << tiny.err;
+  EXPECT_NE(tiny.err.find("cannot share a field of 2 nodes"), std::string::npos) << tiny.err;
+  EXPECT_FALSE(fs::exists(d / "b") || fs::exists(d / "c") || fs::exists(d / "t"));
+}
