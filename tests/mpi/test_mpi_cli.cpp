@@ -127,3 +127,26 @@ TEST(MpiEnsembles, ASingleRunUnderMpirunIsRefusedOnEveryRank) {
   ASSERT_NE(v.out.find("[model]"), std::string::npos) << v.out;
   EXPECT_EQ(v.out.find("[model]"), v.out.rfind("[model]")) << "printed once: " << v.out;
 }
+
+// Checkpoints of an ensemble across ranks: stopped under 3 ranks and resumed under 2, stopped under 2 and
+// resumed without MPI: the files of the uninterrupted run.
+TEST(MpiEnsembles, AStoppedEnsembleResumesWithAnyNumberOfRanks) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_resume");
+  const std::string scenario = kExamples + "wave/independent.toml";
+  const std::vector<std::string> sets = {"output.plots=false", "output.per_path=true", "integrator.t_end=0.02",
+                                         "output.checkpoint_every=1000"};
+  ASSERT_EQ(lievi_cli(d, with({"run", scenario, "--paths", "7", "--out", "whole"}, sets)).code, 0);
+  const Result a = mpirun(d, 3, with({"run", scenario, "--paths", "7", "--out", "a", "--stop-at", "3"}, sets),
+                          "OMP_NUM_THREADS=1");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_NE(a.out.find("stopped after 3 of 7 paths"), std::string::npos) << a.out;
+  const Result ra = mpirun(d, 2, {"resume", "a"}, "OMP_NUM_THREADS=1");
+  ASSERT_EQ(ra.code, 0) << ra.err;
+  lievi::test::expect_same_ensemble(d / "whole", d / "a", "stopped on 3 ranks, resumed on 2");
+  ASSERT_EQ(mpirun(d, 2, with({"run", scenario, "--paths", "7", "--out", "b", "--stop-at", "4"}, sets),
+                   "OMP_NUM_THREADS=1")
+                .code,
+            0);
+  ASSERT_EQ(lievi_cli(d, {"resume", "b"}).code, 0);
+  lievi::test::expect_same_ensemble(d / "whole", d / "b", "stopped on 2 ranks, resumed without MPI");
+}
