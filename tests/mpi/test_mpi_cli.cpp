@@ -6,9 +6,14 @@
 /// single run of a model that is not split yet is refused on every rank (exit 2). Rank 0 alone writes.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/types.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/cli_process.hpp"
@@ -19,6 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 using Result = lievi::test::CliResult;
+using lievi::test::read_file;
 
 const std::string kExamples = std::string(LIEVI_TEST_SOURCE_DIR) + "/examples/";
 
@@ -149,4 +155,53 @@ TEST(MpiEnsembles, AStoppedEnsembleResumesWithAnyNumberOfRanks) {
             0);
   ASSERT_EQ(lievi_cli(d, {"resume", "b"}).code, 0);
   lievi::test::expect_same_ensemble(d / "whole", d / "b", "stopped on 2 ranks, resumed without MPI");
+}
+
+namespace {
+
+/// The pid of the running lievi process of MPI rank `rank` whose working folder is `cwd` (0 when none).
+pid_t rank_process(const fs::path& cwd, int rank) {
+  const std::string want = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ec;
+    if (fs::read_symlink(e.path() / "cwd", ec) != cwd || ec) continue;
+    const std::string env = read_file(e.path() / "environ");
+    std::size_t at = 0;
+    while (at < env.size()) {
+      const std::size_t end = env.find('\0', at);
+      if (env.compare(at, (end == std::string::npos ? env.size() : end) - at, want) == 0) return std::stoi(name);
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+// A rank killed in the middle of an ensemble ends the job (mpirun stops the others) and leaves no folder
+// presented as complete: the atomic run's folder does not exist, only its temporary one.
+TEST(MpiEnsembles, ARankKilledMidRunLeavesNoFolderPresentedAsComplete) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_kill");
+  const std::string cmd = std::string("cd '") + d.string() + "' && OMP_NUM_THREADS=1 '" + LIEVI_MPIRUN +
+                          "' --allow-run-as-root --oversubscribe -np 3 '" + LIEVI_CLI_PATH + "' run '" + kExamples +
+                          "wave/independent.toml' --paths 400 --set integrator.t_end=2 --set output.plots=false "
+                          "--out killed > mpirun.log 2>&1; echo $? > mpirun.code";
+  std::thread job([&] { (void)std::system(cmd.c_str()); });
+  pid_t victim = 0;
+  for (int i = 0; i < 400 && victim == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    victim = rank_process(d, 1);
+  }
+  ASSERT_NE(victim, 0) << "rank 1 never ran";
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the ensemble
+  ::kill(victim, SIGKILL);
+  job.join();
+  const int code = std::stoi(read_file(d / "mpirun.code"));
+  EXPECT_NE(code, 0) << read_file(d / "mpirun.log");
+  EXPECT_FALSE(fs::exists(d / "killed")) << "a folder presented as complete";
+  EXPECT_FALSE(fs::exists(d / "killed" / "summary.json"));
+  EXPECT_EQ(rank_process(d, 0), 0) << "rank 0 still runs";
 }
