@@ -119,11 +119,12 @@ int run_command(const RunArgs& args) {
     }
     run::check_stop_at(any, o.range_end > 0 ? o.range_end - o.range_begin : a.paths, a.stop_at, "--stop-at");
     o.comm = parallel::world();
-    if (o.comm && a.paths == 0 && std::visit([](const auto& s) { return std::string(s.model_type); }, any) != "wave")
+    const std::string model = std::visit([](const auto& s) { return std::string(s.model_type); }, any);
+    if (o.comm && a.paths == 0 && model != "wave" && model != "beam")
       throw invalid_argument("mpirun", "",
-                             std::to_string(o.comm->size()) + " ranks split a wave field (domain decomposition) or run "
-                             "an ensemble (--paths N) across ranks; this model's single run is not split across "
-                             "ranks yet: run it without mpirun");
+                             std::to_string(o.comm->size()) + " ranks split a wave or beam field (domain "
+                             "decomposition) or run an ensemble (--paths N) across ranks; a " + model +
+                             " run is not split across ranks: run it without mpirun");
     const run::RunOutcome r = run::model_of(any).run(any, a.paths, a.out, o);
     return report_outcome(a.file, std::visit([](const auto& s) { return s.name; }, any), r);
   } catch (const invalid_argument& e) {

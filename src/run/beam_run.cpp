@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <numbers>
@@ -32,6 +33,8 @@
 #include "lievi/run/checkpoint.hpp"
 #include "lievi/run/progress.hpp"
 #include "ensemble.hpp"
+#include "field_exchange.hpp"
+#include "lievi/parallel/comm.hpp"
 #include "field_summary.hpp"
 
 namespace lievi::run {
@@ -324,7 +327,8 @@ std::string step_hint(const io::BeamScenario& s, double bound, const EnergyTrail
 /// any file, the series rows kept in `rows` (the numbers series.csv would hold). A single run with checkpoints
 /// checkpoints at the top of a level (run/checkpoint.hpp); `resume` continues one.
 WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options,
-                        std::vector<std::vector<double>>* rows, const ResumeFrom* resume = nullptr) {
+                        std::vector<std::vector<double>>* rows, const ResumeFrom* resume = nullptr,
+                        field::FieldExchange* exchange = nullptr, const std::function<void()>& ready = {}) {
   const auto t0 = Clock::now();
   check_beam(s);
   const bool checkpointing = !rows && (s.checkpoints() || options.stop_at > 0 || resume);
@@ -383,6 +387,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
       [&](auto& st) {
         const auto& grid = st.grid();
         const std::ptrdiff_t n_nodes = grid.n_nodes();
+        if (exchange) st.decompose(*exchange);  // this rank steps its block; the outputs gather the blocks
         std::optional<io::TableCsvWriter> csv;
         if (resume)
           csv.emplace(tmp() / "series.csv", beam_series_columns(s), io::TableCsvWriter::Resume{});
@@ -406,6 +411,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
             h5.emplace(tmp() / "fields.h5", pos, std::move(specs), "beam");
         }
         if (dir) dir->mark_running();
+        if (ready) ready();  // a split field: the other ranks start now
         ProgressLine line(s.steps, s.t_end, options.progress == Progress::automatic);
         const std::vector<std::string> columns = beam_series_columns(s);
         std::vector<double> row;
@@ -477,9 +483,11 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
             }
           }
           const bool out = n % s.every == 0 || n == s.steps;
-          const bool snap = !rows && (s.fields || s.vtk) && (n % s.fields_every == 0 || n == s.steps);
+          const bool snap_level = (s.fields || s.vtk) && (n % s.fields_every == 0 || n == s.steps);
+          const bool snap = !rows && snap_level;
           Level L;
           row.clear();
+          if (out || snap_level) st.gather();  // a split field: every block's nodes and segments, on every rank
           if (out || snap) L = level_of(st);
           if (n == 0) J0 = L.J;
           if (out) {
@@ -559,6 +567,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
               trail.add_turn(row[0], L.turn, L.turn_segment);
             }
           }
+          if (snap_level && !failed && n < s.steps) st.gather();  // the velocities of the step just taken
           if (snap && !failed) {
             if (n < s.steps) fill_snapshot(st, sn, false);  // zeta^{n+1/2} of the step just taken
             else sn.zeta.assign(static_cast<std::size_t>(n_nodes) * 6, nan);
@@ -590,6 +599,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
           if (h5) h5->close();
           return;
         }
+        st.gather();  // a split field: the final state of every block
         r.newton_max = st.newton_max();
         // E_c_fluctuation measures how well the scheme keeps the energy, so it is written only when the
         // continuous problem conserves it: no loads, damping, noise or prescribed end motion (gravity is
@@ -660,7 +670,33 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
 
 WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options,
                        const ResumeFrom* resume) {
-  return beam_path(s, out_dir, options, nullptr, resume);
+  if (!options.comm) return beam_path(s, out_dir, options, nullptr, resume);
+  // Under mpirun: the beam's nodes in blocks over the ranks (domain decomposition); rank 0 writes.
+  if (s.checkpoints() || options.stop_at > 0 || resume)
+    throw invalid_argument("mpirun", "",
+                           "a field split across ranks takes no checkpoints yet: leave output.checkpoint_every, "
+                           "output.checkpoint_wall and --stop-at out, or run without mpirun");
+  check_beam(s);
+  detail::CommExchange exchange(*options.comm, s.n_nodes());
+  parallel::Comm& comm = *options.comm;
+  if (comm.rank() != 0) {  // this rank's block, no files; rank 0 says when to start
+    parallel::wait_for_work(comm);
+    RunOptions o;
+    o.progress = Progress::never;
+    std::vector<std::vector<double>> rows;
+    return beam_path(s, {}, o, &rows, nullptr, &exchange);
+  }
+  io::check_output_dir(out_dir, options.force);
+  bool started = false;
+  try {
+    return beam_path(s, out_dir, options, nullptr, nullptr, &exchange, [&] {
+      parallel::start_work(comm);
+      started = true;
+    });
+  } catch (...) {
+    if (started) comm.abort(1);  // the other ranks are inside the step's exchanges
+    throw;
+  }
 }
 
 namespace detail {

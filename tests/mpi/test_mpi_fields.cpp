@@ -1,11 +1,14 @@
 /// @file tests/mpi/test_mpi_fields.cpp
-/// @brief One wave field split across MPI ranks (domain decomposition): `mpirun -np R lievi run FILE` for
-/// R = 2, 3, 4 writes series.csv, fields.h5 and summary.json (timing apart) bit for bit as the run without MPI,
-/// for free, clamped and periodic ends, every noise mode, Type-I and Type-II and the approx variant; a block
-/// boundary placed at every node of a small grid (LIEVI_TEST_DD_CUTS); a blow-up reported with the serial
-/// run's step and node on every rank; and what is not split yet refused (a beam, checkpoints).
+/// @brief One wave or beam field split across MPI ranks (domain decomposition): `mpirun -np R lievi run FILE`
+/// writes series.csv, fields.h5, the beam's ParaView files and summary.json (timing apart) bit for bit as the
+/// run without MPI: the wave for R = 2, 3, 4 with free, clamped and periodic ends, every noise mode, Type-I and
+/// Type-II and the approx variant, and a block boundary at every node of a small grid (LIEVI_TEST_DD_CUTS);
+/// the beam for R = 2, 3 with every kind of end, variant, retraction, method and noise mode, damping and a
+/// point load on a block boundary; a blow-up reported with the serial run's step and node on every rank; what
+/// is not split refused (the rigid body, checkpoints).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -31,7 +34,8 @@ Result lievi_cli(const fs::path& cwd, const std::vector<std::string>& args, cons
 Result mpirun(const fs::path& cwd, int ranks, const std::vector<std::string>& args, const std::string& env = "") {
   std::vector<std::string> a = {"--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), LIEVI_CLI_PATH};
   a.insert(a.end(), args.begin(), args.end());
-  return lievi::test::run_program(LIEVI_MPIRUN, cwd, a, "OMP_NUM_THREADS=1 " + env);
+  // ranks that wait yield the core (more ranks than cores here)
+  return lievi::test::run_program(LIEVI_MPIRUN, cwd, a, "OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1 " + env);
 }
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
@@ -42,14 +46,24 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
   return args;
 }
 
-/// series.csv byte for byte, summary.json apart from timing, every fields.h5 dataset bit for bit.
+/// series.csv byte for byte, summary.json apart from timing, every fields.h5 dataset bit for bit, and a
+/// beam's ParaView files byte for byte.
 void expect_same_run(const fs::path& a, const fs::path& b, const std::string& what) {
   ASSERT_TRUE(fs::exists(b / "summary.json")) << what;
   EXPECT_EQ(read_file(a / "series.csv"), read_file(b / "series.csv")) << what;
   EXPECT_EQ(lievi::test::summary_without_timing(a), lievi::test::summary_without_timing(b)) << what;
+  for (const auto& e : fs::directory_iterator(a)) {
+    const std::string f = e.path().filename().string();
+    if (f == "beam.pvd" || (f.rfind("beam_", 0) == 0 && e.path().extension() == ".vtp")) {
+      EXPECT_EQ(read_file(e.path()), read_file(b / f)) << what << " " << f;
+    }
+  }
   ASSERT_EQ(fs::exists(a / "fields.h5"), fs::exists(b / "fields.h5")) << what;
   if (!fs::exists(a / "fields.h5")) return;
-  for (const char* name : {"t", "s", "phi"}) {
+  const bool beam = lievi::test::summary_without_timing(a)["scenario"]["model"]["type"] == "beam";
+  const std::vector<const char*> names = beam ? std::vector<const char*>{"t", "s", "R", "p", "zeta", "gamma"}
+                                              : std::vector<const char*>{"t", "s", "phi"};
+  for (const char* name : names) {
     const lievi::io::H5Array x = lievi::io::read_h5_dataset(a / "fields.h5", name);
     const lievi::io::H5Array y = lievi::io::read_h5_dataset(b / "fields.h5", name);
     ASSERT_EQ(x.shape, y.shape) << what << " /" << name;
@@ -79,7 +93,7 @@ TEST(MpiFields, AWaveSplitOverAnyNumberOfRanksIsTheSerialRun) {
   for (const Case& c : cases) {
     const fs::path m = d / std::to_string(i++);
     fs::create_directories(m);
-    std::vector<std::string> sets = {"output.plots=false", "integrator.t_end=0.05", "output.every=7",
+    std::vector<std::string> sets = {"output.plots=false", "integrator.t_end=0.02", "output.every=7",
                                      "output.fields_every=11"};
     sets.insert(sets.end(), c.sets.begin(), c.sets.end());
     const std::string scenario = kExamples + "wave/" + c.example + ".toml";
@@ -141,11 +155,58 @@ TEST(MpiFields, ABlowUpStopsEveryRankWithTheSerialDiagnostic) {
   expect_same_run(d / "serial", d / "mpi", "blow-up");
 }
 
+// The beam split over R = 2, 3 ranks: clamped, prescribed (a pose table), periodic and free ends, exact and
+// approx, Cayley and exp, Type-I and Type-II, every noise mode, damping, a point load (flying spaghetti's, at
+// node 0, with the boundary between two blocks right after it, and on a one-node last block).
+TEST(MpiFields, ABeamSplitOverRanksIsTheSerialRun) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_beam");
+  struct Case {
+    const char* example;
+    std::vector<std::string> sets;
+    std::string cuts;  // for R = 2, "" for the even split
+  };
+  const Case cases[] = {{"bending", {}, ""},
+                        {"whip", {}, ""},
+                        {"ring", {}, ""},
+                        {"stochastic_bending", {}, ""},
+                        {"stochastic_bending", {"noise.mode=\"independent\""}, ""},
+                        {"stochastic_bending_modes", {"integrator.retraction=\"exp\""}, ""},
+                        {"damped_cantilever", {"integrator.variant=\"approx\""}, ""},
+                        {"flying_spaghetti", {"integrator.method=\"type-ii\""}, "1"},
+                        {"flying_spaghetti", {}, "20"}};
+  int i = 0;
+  for (const Case& c : cases) {
+    const fs::path m = d / std::to_string(i++);
+    fs::create_directories(m);
+    const std::string scenario = kExamples + "beam/" + c.example + ".toml";
+    std::vector<std::string> sets = {"output.plots=false", "output.every=7", "output.fields_every=9"};
+    sets.insert(sets.end(), c.sets.begin(), c.sets.end());
+    const Result v = lievi_cli(m, with({"validate", scenario}, sets));
+    ASSERT_EQ(v.code, 0) << v.err;
+    const auto at = v.out.find("\ndt = ");
+    ASSERT_NE(at, std::string::npos) << v.out;
+    char t_end[64];
+    std::snprintf(t_end, sizeof t_end, "integrator.t_end=%.17g", 80 * std::stod(v.out.substr(at + 6)));
+    sets.push_back(t_end);
+    const Result serial = lievi_cli(m, with({"run", scenario, "--out", "serial"}, sets));
+    ASSERT_EQ(serial.code, 0) << c.example << serial.err;
+    for (const int ranks : {2, 3}) {
+      if (!c.cuts.empty() && ranks != 2) continue;
+      const std::string out = "r" + std::to_string(ranks);
+      const Result r = mpirun(m, ranks, with({"run", scenario, "--out", out}, sets),
+                              c.cuts.empty() ? std::string() : "LIEVI_TEST_DD_CUTS=" + c.cuts);
+      ASSERT_EQ(r.code, 0) << c.example << " " << out << "\n" << r.out << r.err;
+      EXPECT_NE(r.out.find("across " + std::to_string(ranks) + " ranks"), std::string::npos) << r.out;
+      expect_same_run(m / "serial", m / out, std::string(c.example) + " case " + std::to_string(i - 1) + " " + out);
+    }
+  }
+}
+
 TEST(MpiFields, WhatIsNotSplitYetIsRefused) {
   const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_refused");
-  const Result beam = mpirun(d, 2, {"run", kExamples + "beam/bending.toml", "--out", "b"});
-  EXPECT_EQ(beam.code, 2) << beam.err;
-  EXPECT_NE(beam.err.find("not split across ranks yet"), std::string::npos) << beam.err;
+  const Result body = mpirun(d, 2, {"run", kExamples + "rigid_body/scenario_a.toml", "--out", "b"});
+  EXPECT_EQ(body.code, 2) << body.err;
+  EXPECT_NE(body.err.find("run is not split across ranks"), std::string::npos) << body.err;
   const Result cp = mpirun(d, 2, {"run", kExamples + "wave/independent.toml", "--out", "c", "--set",
                                   "output.checkpoint_every=10", "--set", "integrator.t_end=0.01"});
   EXPECT_EQ(cp.code, 2) << cp.err;

@@ -345,15 +345,26 @@ class StaggeredStepper {
     noise_.draw(static_cast<std::uint64_t>(n_), lo_, hi_);
     if constexpr (!Model::is_abelian) {
       stresses_lie();
+      const long long total0 = newton_total_;
+      const int max0 = newton_max_;
       StepReport r = nodes_lie();
+      if (ex_) {  // the blocks' outcomes and Newton counts, agreed
+        r = agree(r, newton_total_ - total0);
+        newton_total_ = total0 + agreed_total_;
+        newton_max_ = std::max(max0, r.ok ? r.iterations : max0);
+      }
       if (!r.ok) return r;
-      if (const StepReport rs = opt_.variant == Variant::approx ? strains_approx() : strains_lie(); !rs.ok) return rs;
+      if (ex_) halo_nodes();
+      StepReport rs = opt_.variant == Variant::approx ? strains_approx() : strains_lie();
+      if (ex_) rs = agree(rs, 0);
+      if (!rs.ok) return rs;
+      if (ex_) halo_segments();
       ++n_;
       if (energy) energy->kinetic_after = kinetic();
       return r;
     } else {
       StepReport r = node_sweep();
-      if (ex_) r = agree(r);
+      if (ex_) r = agree(r, 0);
       if (!r.ok) return r;
       if (ex_) halo_nodes();
       strain_sweep();
@@ -370,11 +381,9 @@ class StaggeredStepper {
   /// left after the node sweep, the strain of the last segment to the right after the strain sweep. Every
   /// block keeps arrays of the whole grid (only its own part and the halo are current between gather() calls);
   /// energies are summed in the fixed order of one process (the same bits), failures agreed by all blocks.
-  /// Abelian models (the wave equation) only; call after initialize(), which every block does whole.
+  /// Call after initialize(), which every block does whole.
   void decompose(FieldExchange& exchange) {
-    if constexpr (!Model::is_abelian) {
-      throw std::invalid_argument("field::StaggeredStepper: domain decomposition is built for abelian models only");
-    } else {
+    {
       const auto& c = exchange.cuts();
       const std::ptrdiff_t n = grid_.n_nodes();
       if (static_cast<int>(c.size()) != exchange.size() + 1 || c.front() != 0 || c.back() != n)
@@ -396,20 +405,32 @@ class StaggeredStepper {
     const auto [s0, s1] = owned(ex_->rank(), grid_.n_segments());
     const auto* g = reinterpret_cast<const double*>(g_.data());
     const auto* y = reinterpret_cast<const double*>(gamma_.data());
-    std::vector<double> mine(g + static_cast<std::size_t>(lo_) * kc, g + static_cast<std::size_t>(hi_) * kc);
+    // the node fields: configurations, velocities and (non-abelian) pre-momenta; then the strains
+    std::vector<double*> nodes = {reinterpret_cast<double*>(g_.data()), reinterpret_cast<double*>(zeta_.data())};
+    std::vector<std::size_t> width = {kc, ka};
+    if constexpr (!Model::is_abelian) {
+      nodes.push_back(reinterpret_cast<double*>(Mt_.data()));
+      width.push_back(ka);
+    }
+    std::vector<double> mine;
+    for (std::size_t f = 0; f < nodes.size(); ++f)
+      mine.insert(mine.end(), nodes[f] + static_cast<std::size_t>(lo_) * width[f], nodes[f] + static_cast<std::size_t>(hi_) * width[f]);
     mine.insert(mine.end(), y + static_cast<std::size_t>(s0) * ka, y + static_cast<std::size_t>(s1) * ka);
     const std::vector<double> all = ex_->all_gather(mine);
-    auto* gd = reinterpret_cast<double*>(g_.data());
     auto* yd = reinterpret_cast<double*>(gamma_.data());
     std::size_t at = 0;
-    for (int r = 0; r < ex_->size(); ++r) {  // block r: its nodes, then its segments
+    auto take = [&](double* to, std::ptrdiff_t from_item, std::ptrdiff_t items, std::size_t w) {
+      std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(at), items * static_cast<std::ptrdiff_t>(w),
+                  to + from_item * static_cast<std::ptrdiff_t>(w));
+      at += static_cast<std::size_t>(items) * w;
+    };
+    for (int r = 0; r < ex_->size(); ++r) {  // block r: its node fields, then its segments
       const auto [a, b] = owned(r, grid_.n_nodes());
       const auto [c, e] = owned(r, grid_.n_segments());
-      std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(at), (b - a) * static_cast<std::ptrdiff_t>(kc), gd + a * static_cast<std::ptrdiff_t>(kc));
-      at += static_cast<std::size_t>(b - a) * kc;
-      std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(at), (e - c) * static_cast<std::ptrdiff_t>(ka), yd + c * static_cast<std::ptrdiff_t>(ka));
-      at += static_cast<std::size_t>(e - c) * ka;
+      for (std::size_t f = 0; f < nodes.size(); ++f) take(nodes[f], a, b - a, width[f]);
+      take(yd, c, e - c, ka);
     }
+    (void)g;
   }
 
   /// Energies of the current level n without advancing: K^{n+1/2} from a trial node sweep (the noise of
@@ -429,7 +450,8 @@ class StaggeredStepper {
       const int nmax = newton_max_;
       const long long ntotal = newton_total_;
       stresses_lie();
-      const StepReport r = nodes_lie();
+      StepReport r = nodes_lie();
+      if (ex_) r = agree(r, 0);
       if (iterations) *iterations = r.iterations;
       e.kinetic_after = kinetic();
       Mt_ = Mt;
@@ -688,14 +710,19 @@ class StaggeredStepper {
     Algebra* fm = fm_.data();
     Algebra* fp = fp_.data();
     const bool approx = opt_.variant == Variant::approx;
+    // decomposed: the block's segments and the one on its left (the halo), on a periodic grid the closing one
+    const std::ptrdiff_t m = grid_.n_segments();
+    const std::ptrdiff_t s0 = std::min(lo_ > 0 ? lo_ - 1 : 0, m), s1 = std::min(hi_, m);
+    const bool wrap = ex_ && lo_ == 0 && grid_.periodic() && s1 < m;
     if constexpr (BatchedFieldModel<Model>) {
       if (sweep_ == Sweep::batched) {
-        parallel_chunks(0, grid_.n_segments(), kBlock / 4, kBatchChunk,
+        parallel_chunks(s0, s1, kBlock / 4, kBatchChunk,
                         [&](std::ptrdiff_t b, std::ptrdiff_t e) { batch_->stresses(model_, approx, b, e, ds, y, fm, fp); });
+        if (wrap) batch_->stresses(model_, approx, m - 1, m, ds, y, fm, fp);
         return;
       }
     }
-    parallel_range(0, grid_.n_segments(), kBlock / 4, [&](std::ptrdiff_t e) LIEVI_FLATTEN {
+    auto one = [&](std::ptrdiff_t e) LIEVI_FLATTEN {
       const Algebra Pi = model_.stress(e, y[e]);
       const Algebra B = ds * y[e];
       if (approx) {
@@ -705,7 +732,9 @@ class StaggeredStepper {
         fm[e] = Model::post(B, Pi);
         fp[e] = Model::pre(B, Pi);
       }
-    });
+    };
+    parallel_range(s0, s1, kBlock / 4, one);
+    if (wrap) one(m - 1);
   }
   /// Internal force of node j: f^-_{j+1/2} - f^+_{j-1/2} (a missing segment contributes nothing).
   [[nodiscard]] Algebra lie_force(NodeIndex j) const {
@@ -855,7 +884,8 @@ class StaggeredStepper {
         const double dt_w_end = batch_last_ ? dt / w_[static_cast<std::size_t>(n - 1)] : 0.0;
         // point-loaded nodes (increasing) by the generic body, where they fall in a chunk
         const std::vector<std::ptrdiff_t>& loaded = batch_->generic_nodes;
-        parallel_chunks(1, batch_last_ ? n : n - 1, kBlock / 4, kBatchChunk, [&](std::ptrdiff_t b, std::ptrdiff_t e) {
+        parallel_chunks(std::max<std::ptrdiff_t>(1, lo_), std::min(batch_last_ ? n : n - 1, hi_), kBlock / 4, kBatchChunk,
+                        [&](std::ptrdiff_t b, std::ptrdiff_t e) {
           if (tn)  // theta_j = sum_k Theta_k(s_j) dW_k, as the generic body gets it
             for (std::ptrdiff_t j = b; j < e; ++j) tn[j] = noise_.theta(j);
           // A is not stored at the batched nodes (the exact variant's strains come from the configurations),
@@ -883,24 +913,24 @@ class StaggeredStepper {
           }
           batch(from, e);
         });
-        node(0);
-        if (!batch_last_) node(n - 1);
+        if (lo_ == 0) node(0);
+        if (!batch_last_ && hi_ == n) node(n - 1);
         batched = true;
       }
     }
-    if (!batched) parallel_range(0, n, kBlock / 4, node);
+    if (!batched) parallel_range(lo_, hi_, kBlock / 4, node);
     // the outcome: the largest and total iteration counts in one branch-free pass (local accumulators: a
     // member's would be a memory round trip per node); a failure (its < 0) is looked up after it
     StepReport r;
     int lo = 0, hi = 0;
     long long total = 0;
     const int* ip = its.data();
-    for (std::ptrdiff_t j = 0; j < n; ++j) {
+    for (std::ptrdiff_t j = lo_; j < hi_; ++j) {
       lo = std::min(lo, ip[j]);
       hi = std::max(hi, ip[j]);
       total += ip[j];
     }
-    for (std::ptrdiff_t j = 0; lo < 0 && j < n; ++j) {
+    for (std::ptrdiff_t j = lo_; lo < 0 && j < hi_; ++j) {
       const int it = its[static_cast<std::size_t>(j)];
       if (it < 0) {
         r.ok = false;
@@ -926,16 +956,17 @@ class StaggeredStepper {
   template <class Kernel, class One>
   bool segment_sweep(Kernel&& kernel, One&& one) {
     const std::ptrdiff_t m = grid_.n_segments(), n = grid_.n_nodes();
+    const std::ptrdiff_t s0 = std::min(lo_, m), s1 = std::min(hi_, m);  // the block's segments
     if constexpr (BatchedFieldModel<Model>) {
       if (sweep_ == Sweep::batched) {
         const std::ptrdiff_t inner = std::min(m, n - 1);
-        bool bad = parallel_chunks_any(0, inner, kBlock / 4, kBatchChunk,
+        bool bad = parallel_chunks_any(std::min(s0, inner), std::min(s1, inner), kBlock / 4, kBatchChunk,
                                        [&](std::ptrdiff_t b, std::ptrdiff_t e) { return kernel(*batch_, b, e); });
-        for (std::ptrdiff_t e = inner; e < m; ++e) bad |= one(e);
+        for (std::ptrdiff_t e = std::max(inner, s0); e < s1; ++e) bad |= one(e);
         return bad;
       }
     }
-    return parallel_any(0, m, kBlock / 4, one);
+    return parallel_any(s0, s1, kBlock / 4, one);
   }
   /// Sweep 3 (`exact`): gamma = tau^{-1}(g_j^{-1} g_{j+1}) / ds; a relative rotation near pi (Cayley's
   /// singularity, 1 + tr R_rel < 1e-8) is reported with its segment.
@@ -957,7 +988,7 @@ class StaggeredStepper {
     StepReport r;
     if (!bad) return r;
     r.ok = false;
-    for (std::ptrdiff_t e = 0; e < m; ++e) {
+    for (std::ptrdiff_t e = std::min(lo_, m); e < std::min(hi_, m); ++e) {
       const std::ptrdiff_t b = e + 1 == n ? 0 : e + 1;
       const double margin = Model::retraction_margin(g[e], far(e));
       if (!(margin >= tol::cayley_margin) || !finite(y[e])) {
@@ -992,7 +1023,7 @@ class StaggeredStepper {
     StepReport r;
     if (!bad) return r;
     r.ok = false;
-    for (std::ptrdiff_t e = 0; e < m; ++e) {
+    for (std::ptrdiff_t e = std::min(lo_, m); e < std::min(hi_, m); ++e) {
       if (!finite(y[e])) {
         r.node = e;
         r.message = "non-finite strain on segment " + std::to_string(e);
@@ -1137,23 +1168,33 @@ class StaggeredStepper {
     return s;
   }
 
-  /// A step's outcome agreed by every block: the first failure in node order (its node, residual, kind), the
-  /// largest Newton iteration count.
-  StepReport agree(const StepReport& r) {
-    const double kind = r.ok ? 0.0 : (r.message.rfind("non-finite", 0) == 0 ? 1.0 : 2.0);
-    const std::vector<double> all =
-        ex_->all_gather({kind, static_cast<double>(r.node), r.residual, static_cast<double>(r.iterations)});
+  /// A sweep's outcome agreed by every block: the first failure in block order, i.e. node order (its node,
+  /// residual, iterations and message), else the largest Newton iteration count; `total` this block's Newton
+  /// iterations of the sweep, their sum over the blocks up to the failing one (as one process counts them)
+  /// left in agreed_total_.
+  StepReport agree(const StepReport& r, long long total) {
+    std::vector<double> mine = {r.ok ? 0.0 : 1.0, static_cast<double>(r.node), r.residual,
+                                static_cast<double>(r.iterations), static_cast<double>(total),
+                                static_cast<double>(r.ok ? 0 : r.message.size())};
+    if (!r.ok)
+      for (const char c : r.message) mine.push_back(static_cast<double>(static_cast<unsigned char>(c)));
+    const std::vector<double> all = ex_->all_gather(mine);
     StepReport out;
-    for (std::size_t i = 0; i + 3 < all.size(); i += 4) {
-      out.iterations = std::max(out.iterations, static_cast<int>(all[i + 3]));
+    agreed_total_ = 0;
+    for (std::size_t i = 0; i + 6 <= all.size();) {
+      const auto len = static_cast<std::size_t>(all[i + 5]);
+      if (out.ok) agreed_total_ += static_cast<long long>(all[i + 4]);  // the blocks up to the first failure
       if (out.ok && all[i] != 0.0) {
         out.ok = false;
         out.node = static_cast<std::ptrdiff_t>(all[i + 1]);
         out.residual = all[i + 2];
-        out.message = all[i] == 1.0 ? std::string("non-finite configuration or velocity")
-                                    : "the Type-II local Newton solve did not converge in " +
-                                          std::to_string(opt_.newton_maxit) + " iterations";
+        out.iterations = static_cast<int>(all[i + 3]);
+        out.message.clear();
+        for (std::size_t k = 0; k < len; ++k) out.message += static_cast<char>(static_cast<unsigned char>(all[i + 6 + k]));
+      } else if (out.ok) {
+        out.iterations = std::max(out.iterations, static_cast<int>(all[i + 3]));
       }
+      i += 6 + len;
     }
     return out;
   }
@@ -1214,6 +1255,7 @@ class StaggeredStepper {
   int newton_max_ = 0;
   long long newton_total_ = 0;
   FieldExchange* ex_ = nullptr;       ///< decomposed: the other blocks
+  long long agreed_total_ = 0;        ///< agree(): the Newton iterations of the sweep over all blocks
   std::ptrdiff_t lo_ = 0, hi_ = 0;    ///< the nodes this stepper steps (all of them unless decomposed)
 };
 
