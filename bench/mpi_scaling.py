@@ -6,13 +6,13 @@ times (best of) and its files checked to be the serial run's bit for bit:
    included) as one process with 1 and 2 threads and under `mpirun -np R` with one thread per rank, R = 1, 2;
    efficiency against one process with one thread (R x its throughput is 100 %). The stochastic wave with
    independent noise (J = 100) and the stochastic bending beam (J = 20).
-2. One wave field of 10^6 nodes split over R = 1, 2 ranks (domain decomposition) against one process with 1
-   and 2 threads: ns per node-step of the stepping (summary.json timing.integrate_s).
+2. One wave field and one beam of 10^6 nodes split over R = 1, 2 ranks (domain decomposition) against one
+   process with 1 and 2 threads: ns per node-step of the stepping (summary.json timing.integrate_s).
 3. The cost of a step's exchanges (two halo exchanges and the failure agreement): a 16-node wave stepped 10^5
    times on R = 2 ranks against one process; the difference per step is the exchange, as the stepping of 16
    nodes costs next to nothing.
 
-Usage: /usr/bin/python3 bench/mpi_scaling.py [LIEVI] [--paths 16] [--repeat 3]
+Usage: /usr/bin/python3 bench/mpi_scaling.py [LIEVI] [--paths 16] [--repeat 3] [--only ensembles|fields]
        (default LIEVI = build/release/apps/lievi/lievi; needs mpirun, as root it passes --allow-run-as-root)
 """
 import argparse
@@ -49,6 +49,7 @@ def main():
     ap.add_argument("lievi", nargs="?", default=os.path.join(ROOT, "build", "release", "apps", "lievi", "lievi"))
     ap.add_argument("--paths", type=int, default=16)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", choices=("ensembles", "fields"), help="one of the two parts")
     a = ap.parse_args()
     mpirun = shutil.which("mpirun")
     if mpirun is None:
@@ -57,6 +58,9 @@ def main():
     root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
     work = tempfile.mkdtemp(prefix="lievi-mpi-bench-")
     try:
+        if a.only == "fields":
+            field_scaling(a, mpirun, root, work)
+            return
         print(f"| scenario | configuration | wall s (best of {a.repeat}) | path-node-steps/s | efficiency | "
               "stepping s (integrate_s) | its efficiency |")
         print("|---|---|---|---|---|---|---|")
@@ -92,7 +96,8 @@ def main():
                 ranks = 2 if ("2" in threads or "-np 2" in name) else 1
                 print(f"| {label} | {name} | {t:.3f} | {rate:.3e} | {100 * rate / (ranks * best1):.0f} % | "
                       f"{stepping:.3f} | {100 * step1 / (ranks * stepping):.0f} % |", flush=True)
-        field_scaling(a, mpirun, root, work)
+        if a.only != "ensembles":
+            field_scaling(a, mpirun, root, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -103,27 +108,49 @@ def summary(out):
 
 def field_scaling(a, mpirun, root, work):
     wave = os.path.join(ROOT, "examples", "wave", "independent.toml")
-    big = ["--set", "grid.J=1000000", "--set", "integrator.dt=5e-7", "--set", "integrator.t_end=0.0002",
-           "--set", "output.plots=false", "--set", "output.fields=false", "--set", "output.every=100"]
-    print("\n| one wave field, J = 10^6, 400 steps | ns per node-step (best of %d) | speed-up | efficiency |" % a.repeat)
-    print("|---|---|---|---|")
     configs = [("1 process, 1 thread", [], "1", 1), ("1 process, 2 threads", [], "2", 2),
                ("mpirun -np 2, 1 thread each", [mpirun, *root, "-np", "2"], "1", 2)]
-    base = None
-    ref = None
-    for name, prefix, threads, workers in configs:
-        out = os.path.join(work, "field_" + name.replace(" ", "_").replace(",", ""))
-        best = None
-        for _ in range(a.repeat):
-            timed(prefix + [a.lievi, "run", wave, *big, "--force", "--out", out], dict(os.environ, OMP_NUM_THREADS=threads))
-            ns = summary(out)["timing"]["ns_per_node_step"]
-            best = ns if best is None else min(best, ns)
-        if ref is None:
-            ref = out
-        elif not filecmp.cmp(os.path.join(ref, "series.csv"), os.path.join(out, "series.csv"), shallow=False):
-            sys.exit(f"mpi_scaling.py: {name} wrote another series.csv than the serial run")
-        base = best if base is None else base
-        print(f"| {name} | {best:.2f} | {base / best:.2f}x | {100 * base / best / workers:.0f} % |", flush=True)
+
+    def per_step(scenario, sets_of, short, long, label):
+        """ms per step from the difference of a short and a long run (outputs at their first and last level
+        only), and what is left (set-up and the two output levels: the whole field gathered on every rank and
+        its diagnostics), in s."""
+        print(f"\n| {label} | ms per step ({long} - {short} steps, best of {a.repeat}) | speed-up | efficiency | "
+              "the rest: set-up and two output levels, s |")
+        print("|---|---|---|---|---|")
+        base = None
+        for name, prefix, threads, workers in configs:
+            times = {}
+            for steps in (short, long):
+                out = os.path.join(work, f"{label[:4]}_{steps}_" + name.replace(" ", "_").replace(",", ""))
+                best = None
+                for _ in range(a.repeat):
+                    timed(prefix + [a.lievi, "run", scenario, *sets_of(steps), "--force", "--out", out],
+                          dict(os.environ, OMP_NUM_THREADS=threads))
+                    t = summary(out)["timing"]["integrate_s"]
+                    best = t if best is None else min(best, t)
+                times[steps] = best
+            step = (times[long] - times[short]) / (long - short)
+            rest = times[short] - short * step
+            base = step if base is None else base
+            print(f"| {name} | {1e3 * step:.2f} | {base / step:.2f}x | {100 * base / step / workers:.0f} % | "
+                  f"{rest:.2f} |", flush=True)
+
+    wave_dt = 5e-7
+    per_step(wave, lambda steps: ["--set", "grid.J=1000000", "--set", f"integrator.dt={wave_dt}", "--set",
+                                  f"integrator.t_end={steps * wave_dt!r}", "--set", "output.plots=false", "--set",
+                                  "output.fields=false", "--set", "output.every=100000"],
+             100, 900, "one wave field, J = 10^6, independent noise")
+    # the beam: the bending arc of examples/beam/bending.toml refined to 10^6 elements, dt at half its a-priori bound
+    bending = os.path.join(ROOT, "examples", "beam", "bending.toml")
+    probe = os.path.join(work, "beam_probe")
+    quiet = ["--set", "output.plots=false", "--set", "output.fields=false", "--set", "output.vtk=false"]
+    timed([a.lievi, "run", bending, "--set", "grid.J=1000000", "--set", "integrator.t_end=1e-12", "--set",
+           "integrator.dt=1e-12", *quiet, "--force", "--out", probe], dict(os.environ, OMP_NUM_THREADS="1"))
+    dt = float(f"{0.5 * summary(probe)['stable_dt_bound']:.3g}")
+    per_step(bending, lambda steps: ["--set", "grid.J=1000000", "--set", f"integrator.dt={dt}", "--set",
+                                     f"integrator.t_end={steps * dt!r}", "--set", "output.every=100000", *quiet],
+             20, 140, "one beam, J = 10^6, the bending arc")
     tiny = ["--set", "grid.J=16", "--set", "integrator.dt=1e-3", "--set", "integrator.t_end=100",
             "--set", "output.plots=false", "--set", "output.fields=false", "--set", "output.every=100000"]
     per_step = {}
