@@ -66,25 +66,7 @@ class MpiComm final : public Comm {
     b_.abort(code);
     std::_Exit(code);  // MPI_Abort does not return; if it did, this rank still ends
   }
-  void start_work(Comm& comm) {
-  long long order[3] = {Command::batch, 0, 0};
-  comm.bcast(order, sizeof order, 0);
-}
-
-void wait_for_work(Comm& comm) {
-  long long order[3] = {0, 0, 0};
-  comm.bcast(order, sizeof order, 0);
-  if (order[0] == Command::exit) throw JobEnded{static_cast<int>(order[1])};
-}
-
-int end_job(Comm& comm, int code) {
-  long long order[3] = {Command::exit, code, 0};
-  comm.bcast(order, sizeof order, 0);
-  if (order[0] != Command::exit) comm.abort(code != 0 ? code : 1);
-  return static_cast<int>(order[1]);
-}
-
-void finalize() { b_.finalize(); }
+  void finalize() { b_.finalize(); }
 
  private:
   static constexpr int kTag = 7;

@@ -52,7 +52,7 @@ void refuse_paths(long long paths, const char* model) {
                                " has no noise, so there is nothing to sample");
 }
 
-/// ", across R ranks" for an ensemble spread over an MPI job.
+/// ", across R ranks" for an ensemble or a field spread over an MPI job.
 std::string across(const RunOptions& o) {
   return o.comm ? ", across " + std::to_string(o.comm->size()) + " ranks" : std::string();
 }
@@ -60,6 +60,17 @@ std::string across(const RunOptions& o) {
 /// The paths an ensemble run takes: all N, or its slice's.
 long long paths_run(long long paths, const RunOptions& o) {
   return o.range_end > 0 ? o.range_end - o.range_begin : paths;
+}
+
+/// A wave or beam run's outcome: `what` is `head` with the ensemble's paths, the ranks, and where a resumed run
+/// resumed (a step, or an ensemble's path count); a stopped ensemble reports its paths done and planned.
+RunOutcome field_outcome(const WaveRunResult& r, long long paths, const RunOptions& options, const std::string& head,
+                         const ResumeFrom* from = nullptr) {
+  RunOutcome o = outcome_of(r);
+  if (r.stopped && paths > 0) o.paths_done = r.paths, o.paths_planned = paths_run(paths, options);
+  o.what = head + (paths > 0 ? ", " + std::to_string(r.paths) + " paths" : std::string()) + across(options);
+  if (from) o.what += std::string(" (resumed at ") + (paths > 0 ? "path " : "step ") + std::to_string(from->data.step) + ")";
+  return o;
 }
 
 template <class S>
@@ -111,6 +122,16 @@ ModelType rigid_body() {
   return t;
 }
 
+std::string wave_head(const io::WaveScenario& s, const WaveRunResult& r) {
+  return format("%lld steps of %s (%s) on %lld nodes", r.steps, config::id(s.method), config::id(s.variant),
+                s.n_nodes());
+}
+
+std::string beam_head(const io::BeamScenario& s, const WaveRunResult& r) {
+  return format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes", r.steps, config::id(s.variant),
+                config::id(s.method), config::id(s.retraction), s.n_nodes());
+}
+
 ModelType wave() {
   using S = io::WaveScenario;
   ModelType t{"wave", io::wave_schema, [](const io::AnyScenario& s) { check_wave(std::get<S>(s)); },
@@ -120,13 +141,7 @@ ModelType wave() {
             const WaveRunResult r =
                 paths > 0 ? run_wave_ensemble(s, paths, out_or_default(s, out, options), options)
                           : run_wave(s, out_or_default(s, out), options);
-            RunOutcome o = outcome_of(r);
-            if (r.stopped && paths > 0) o.paths_done = r.paths, o.paths_planned = paths_run(paths, options);
-            o.what = format("%lld steps of %s (%s) on %lld nodes%s%s", r.steps, config::id(s.method),
-                            config::id(s.variant), s.n_nodes(),
-                            r.paths > 1 || paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
-                            across(options).c_str());
-            return o;
+            return field_outcome(r, paths, options, wave_head(s, r));
           },
           [] {
             const char* row = "%-16s %5d  %-8s  %-9s  %-10s  %s\n";
@@ -141,16 +156,9 @@ ModelType wave() {
   t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
     const S& s = std::get<S>(any);
     const long long paths = detail::ensemble_paths_of(from.data);
-    const WaveRunResult r =
-        paths > 0 ? run_wave_ensemble(s, paths, dir, detail::ensemble_options_of(from.data, options), &from) : run_wave(s, dir, options, &from);
-    RunOutcome o = outcome_of(r);
-    if (r.stopped && paths > 0)
-      o.paths_done = r.paths, o.paths_planned = paths_run(paths, detail::ensemble_options_of(from.data, options));
-    o.what = format("%lld steps of %s (%s) on %lld nodes%s (resumed at %s %lld)", r.steps, config::id(s.method),
-                    config::id(s.variant), s.n_nodes(),
-                    paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
-                    paths > 0 ? "path" : "step", from.data.step);
-    return o;
+    const RunOptions o = detail::ensemble_options_of(from.data, options);  // an ensemble's slice
+    const WaveRunResult r = paths > 0 ? run_wave_ensemble(s, paths, dir, o, &from) : run_wave(s, dir, o, &from);
+    return field_outcome(r, paths, o, wave_head(s, r), &from);
   };
   return t;
 }
@@ -163,13 +171,7 @@ ModelType beam() {
             const S& s = std::get<S>(any);
             const WaveRunResult r = paths > 0 ? run_beam_ensemble(s, paths, out_or_default(s, out, options), options)
                                               : run_beam(s, out_or_default(s, out), options);
-            RunOutcome o = outcome_of(r);
-            if (r.stopped && paths > 0) o.paths_done = r.paths, o.paths_planned = paths_run(paths, options);
-            o.what = format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes%s%s", r.steps,
-                            config::id(s.variant), config::id(s.method), config::id(s.retraction), s.n_nodes(),
-                            paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
-                            across(options).c_str());
-            return o;
+            return field_outcome(r, paths, options, beam_head(s, r));
           },
           [] {
             const char* row = "%-16s %5d  %-8s  %-9s  %-10s  %s\n";
@@ -192,16 +194,9 @@ ModelType beam() {
   t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
     const S& s = std::get<S>(any);
     const long long paths = detail::ensemble_paths_of(from.data);
-    const WaveRunResult r =
-        paths > 0 ? run_beam_ensemble(s, paths, dir, detail::ensemble_options_of(from.data, options), &from) : run_beam(s, dir, options, &from);
-    RunOutcome o = outcome_of(r);
-    if (r.stopped && paths > 0)
-      o.paths_done = r.paths, o.paths_planned = paths_run(paths, detail::ensemble_options_of(from.data, options));
-    o.what = format("%lld steps of the %s beam integrator (%s, %s) on %lld nodes%s (resumed at %s %lld)", r.steps,
-                    config::id(s.variant), config::id(s.method), config::id(s.retraction), s.n_nodes(),
-                    paths > 0 ? (", " + std::to_string(r.paths) + " paths").c_str() : "",
-                    paths > 0 ? "path" : "step", from.data.step);
-    return o;
+    const RunOptions o = detail::ensemble_options_of(from.data, options);  // an ensemble's slice
+    const WaveRunResult r = paths > 0 ? run_beam_ensemble(s, paths, dir, o, &from) : run_beam(s, dir, o, &from);
+    return field_outcome(r, paths, o, beam_head(s, r), &from);
   };
   return t;
 }

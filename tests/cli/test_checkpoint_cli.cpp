@@ -84,13 +84,7 @@ void expect_same_outputs(const fs::path& full, const fs::path& part, const std::
   }
 }
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
-  for (const auto& s : sets) {
-    args.push_back("--set");
-    args.push_back(s);
-  }
-  return args;
-}
+using lievi::test::with;
 
 /// Run `scenario` whole into d/full, then stopped at each of `stops` and resumed into d/stop<k>; compare.
 void check_stops(const fs::path& d, const std::string& scenario, const std::vector<std::string>& sets,

@@ -36,13 +36,7 @@ Result run_cli(const fs::path& cwd, const std::vector<std::string>& args, const 
   return lievi::test::run_program(cli(), cwd, args, env);
 }
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
-  for (const auto& s : sets) {
-    args.push_back("--set");
-    args.push_back(s);
-  }
-  return args;
-}
+using lievi::test::with;
 
 using lievi::test::expect_same_ensemble;
 

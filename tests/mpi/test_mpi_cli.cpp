@@ -18,6 +18,7 @@
 
 #include "support/cli_process.hpp"
 #include "support/ensemble_outputs.hpp"
+#include "support/mpi_process.hpp"
 
 namespace fs = std::filesystem;
 
@@ -28,24 +29,9 @@ using lievi::test::read_file;
 
 const std::string kExamples = std::string(LIEVI_TEST_SOURCE_DIR) + "/examples/";
 
-Result lievi_cli(const fs::path& cwd, const std::vector<std::string>& args, const std::string& env = "") {
-  return lievi::test::run_program(LIEVI_CLI_PATH, cwd, args, env);
-}
-
-/// `mpirun -np ranks lievi args...` (as root too, more ranks than cores allowed).
-Result mpirun(const fs::path& cwd, int ranks, const std::vector<std::string>& args, const std::string& env = "") {
-  std::vector<std::string> a = {"--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), LIEVI_CLI_PATH};
-  a.insert(a.end(), args.begin(), args.end());
-  return lievi::test::run_program(LIEVI_MPIRUN, cwd, a, "OMPI_MCA_mpi_yield_when_idle=1 " + env);
-}
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
-  for (const auto& s : sets) {
-    args.push_back("--set");
-    args.push_back(s);
-  }
-  return args;
-}
+using lievi::test::lievi_cli;
+using lievi::test::mpirun;
+using lievi::test::with;
 
 }  // namespace
 

@@ -17,6 +17,7 @@
 #include "lievi/io/fields_h5.hpp"
 #include "support/cli_process.hpp"
 #include "support/ensemble_outputs.hpp"
+#include "support/mpi_process.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,24 +28,14 @@ using lievi::test::read_file;
 
 const std::string kExamples = std::string(LIEVI_TEST_SOURCE_DIR) + "/examples/";
 
-Result lievi_cli(const fs::path& cwd, const std::vector<std::string>& args, const std::string& env = "") {
-  return lievi::test::run_program(LIEVI_CLI_PATH, cwd, args, env);
-}
+using lievi::test::lievi_cli;
 
+/// Under mpirun with one thread per rank.
 Result mpirun(const fs::path& cwd, int ranks, const std::vector<std::string>& args, const std::string& env = "") {
-  std::vector<std::string> a = {"--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), LIEVI_CLI_PATH};
-  a.insert(a.end(), args.begin(), args.end());
-  // ranks that wait yield the core (more ranks than cores here)
-  return lievi::test::run_program(LIEVI_MPIRUN, cwd, a, "OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1 " + env);
+  return lievi::test::mpirun(cwd, ranks, args, "OMP_NUM_THREADS=1 " + env);
 }
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
-  for (const auto& s : sets) {
-    args.push_back("--set");
-    args.push_back(s);
-  }
-  return args;
-}
+using lievi::test::with;
 
 /// series.csv byte for byte, summary.json apart from timing, every fields.h5 dataset bit for bit, and a
 /// beam's ParaView files byte for byte.

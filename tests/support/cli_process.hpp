@@ -74,4 +74,13 @@ inline std::vector<std::string> dir_entries(const std::filesystem::path& d) {
   return v;
 }
 
+/// `args` followed by `--set S` for each S of `sets`.
+inline std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& sets) {
+  for (const auto& s : sets) {
+    args.push_back("--set");
+    args.push_back(s);
+  }
+  return args;
+}
+
 }  // namespace lievi::test

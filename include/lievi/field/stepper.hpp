@@ -403,7 +403,6 @@ class StaggeredStepper {
     if (!ex_) return;
     constexpr std::size_t kc = StateDoubles<Config>::value, ka = StateDoubles<Algebra>::value;
     const auto [s0, s1] = owned(ex_->rank(), grid_.n_segments());
-    const auto* g = reinterpret_cast<const double*>(g_.data());
     const auto* y = reinterpret_cast<const double*>(gamma_.data());
     // the node fields: configurations, velocities and (non-abelian) pre-momenta; then the strains
     std::vector<double*> nodes = {reinterpret_cast<double*>(g_.data()), reinterpret_cast<double*>(zeta_.data())};
@@ -430,7 +429,6 @@ class StaggeredStepper {
       for (std::size_t f = 0; f < nodes.size(); ++f) take(nodes[f], a, b - a, width[f]);
       take(yd, c, e - c, ka);
     }
-    (void)g;
   }
 
   /// Energies of the current level n without advancing: K^{n+1/2} from a trial node sweep (the noise of
