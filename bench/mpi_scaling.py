@@ -6,8 +6,9 @@ times (best of) and its files checked to be the serial run's bit for bit:
    included) as one process with 1 and 2 threads and under `mpirun -np R` with one thread per rank, R = 1, 2;
    efficiency against one process with one thread (R x its throughput is 100 %). The stochastic wave with
    independent noise (J = 100) and the stochastic bending beam (J = 20).
-2. One wave field and one beam of 10^6 nodes split over R = 1, 2 ranks (domain decomposition) against one
-   process with 1 and 2 threads: ns per node-step of the stepping (summary.json timing.integrate_s).
+2. One wave field and one beam of 10^6 nodes split over 2 ranks (domain decomposition) against one process
+   with 1 and 2 threads: the cost of a step from the difference of a short and a long run (summary.json
+   timing.integrate_s, outputs at the first and last level only), and what is left (set-up, two output levels).
 3. The cost of a step's exchanges (two halo exchanges and the failure agreement): a 16-node wave stepped 10^5
    times on R = 2 ranks against one process; the difference per step is the exchange, as the stepping of 16
    nodes costs next to nothing.
