@@ -2,7 +2,7 @@
 /// @file lievi/models/lie_mechanics.hpp
 /// @brief Catalogue of left-trivialised Lagrangian systems on SO(3) and SE(3) for the Lie-group DEL integrator
 /// (integrators/lie_del): the heavy top, the 3D pendulum, the free rigid body, Moser–Veselov's discrete rigid
-/// body, and a rigid body in SE(3) under uniform gravity. Theory: docs/theory/lie-group-del.md.
+/// body, and a rigid body in SE(3) under uniform gravity (optionally on a vertical spring). Theory: docs/theory/lie-group-del.md.
 ///
 /// Conventions: R is body to spatial, xi = g^{-1} gdot (body velocity; Omega on SO(3), (omega, v) on SE(3)),
 /// momenta are body-frame (Pi = I Omega), left gradients <grad_V(g), eta> = d/ds V(g exp(s eta)). Every ell is
@@ -155,19 +155,25 @@ struct MoserVeselovBody {
   [[nodiscard]] std::array<Vec3, 3> symmetries() const { return {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()}; }
 };
 
-/// A rigid body in SE(3) under uniform gravity -g e3, with the body frame's origin O away from the centre of
-/// mass c (body frame): g = (R, p) the pose of O, xi = (omega, v) its body twist,
+/// A rigid body in SE(3) under uniform gravity -g e3, optionally held by a vertical spring: the body frame's
+/// origin O is away from the centre of mass c (body frame), g = (R, p) the pose of O, xi = (omega, v) its twist,
 ///   ell(omega, v) = ½ omega . I_O omega + m v . (omega × c) + ½ m |v|^2,   I_O = I_c + m (|c|^2 Id - c c^T),
-///   V(R, p) = m g e3 . (p + R c).
+///   V(R, p) = m g e3 . (p + R c) + ½ k (e3 . (p + R a))^2,
+/// the spring (stiffness k >= 0, rest at height 0, vertical: its anchor slides freely in the horizontal plane)
+/// acting at the body point a. k = 0 is free fall (the centre of mass then follows a parabola exactly); k > 0
+/// keeps the height bounded (a bobbing, tumbling buoy).
 /// Symmetries of V (left actions g -> exp(s zeta) g): rotations about the vertical through the spatial origin
-/// zeta = (e3, 0), and horizontal translations zeta = (0, e1), (0, e2); their momentum maps are the vertical
-/// angular momentum about the origin and the horizontal linear momentum.
-struct FallingRigidBody {
+/// zeta = (e3, 0) and horizontal translations zeta = (0, e1), (0, e2); their momentum maps are the vertical
+/// angular momentum about the origin and the horizontal linear momentum. For k = 0 the vertical momentum
+/// (zeta = (0, e3)) changes at the rate -m g.
+struct FloatingRigidBody {
   using Group = lie::SE3;
   double m = 2.0;
   double g = 9.81;
   Mat3 I_c = Vec3(0.3, 0.5, 0.6).asDiagonal();  ///< inertia about the centre of mass, body frame
   Vec3 c = Vec3(0.1, -0.05, 0.2);               ///< centre of mass from O, body frame
+  double k = 0.0;                               ///< vertical spring stiffness (0: free fall)
+  Vec3 a = Vec3(0.3, 0.2, 0.4);                 ///< body point where the spring acts, from O, body frame
 
   [[nodiscard]] Mat3 I_O() const { return I_c + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose()); }
   /// The 6x6 mass matrix of ell = ½ xi . M xi: [[I_O, m hat(c)], [-m hat(c), m Id]] (v . (omega × c) =
@@ -184,10 +190,11 @@ struct FallingRigidBody {
   S ell(const VecS<S, 6>& xi) const {
     return half_quadratic_form<S, 6>(mass_matrix(), xi);
   }
-  /// V = m g e3 . (p + R c), g the 4x4 embedding [[R, p], [0, 1]].
+  /// V = m g e3 . (p + R c) + ½ k (e3 . (p + R a))^2, g the 4x4 embedding [[R, p], [0, 1]].
   template <class S>
   S V(const MatS<S, 4>& T) const {
-    return (m * g) * (T(2, 3) + T(2, 0) * c(0) + T(2, 1) * c(1) + T(2, 2) * c(2));
+    const S z_a = T(2, 3) + T(2, 0) * a(0) + T(2, 1) * a(1) + T(2, 2) * a(2);
+    return (m * g) * (T(2, 3) + T(2, 0) * c(0) + T(2, 1) * c(1) + T(2, 2) * c(2)) + (0.5 * k) * z_a * z_a;
   }
   [[nodiscard]] std::array<Vec6, 3> symmetries() const {
     return {lie::SE3::join(Vec3::UnitZ(), Vec3::Zero()), lie::SE3::join(Vec3::Zero(), Vec3::UnitX()),

@@ -39,10 +39,10 @@ concept HasJdtauInvStar = requires(const typename G::Algebra& x) {
   { R::J_dtau_inv_star_x(x, x) } -> std::convertible_to<typename G::Matrix>;
 };
 
-/// Number of terms of the Bernoulli series used for J_x[(dexp_x^{-1})^* mu] when the retraction has no closed
-/// form (Exp<SE3>, Exp<Rn>): the k-th term is ~ (|x| / 2 pi)^k, so 24 terms reach round-off for |x| < 1.5 and
-/// give a Jacobian good enough for Newton's convergence up to |x| ~ 5 (the Jacobian only steers Newton; the
-/// solution is set by the residual).
+/// Maximum number of terms of the Bernoulli series used for J_x[(dexp_x^{-1})^* mu] when the retraction has no
+/// closed form (Exp<SE3>, Exp<Rn>): the k-th term is ~ (|x| / 2 pi)^k, so 24 terms reach round-off for |x| < 1.5
+/// and give a Jacobian good enough for Newton's convergence up to |x| ~ 5 (the Jacobian only steers Newton; the
+/// solution is set by the residual). The sum stops earlier once a term is below round-off.
 inline constexpr int dexp_inv_jacobian_terms = 24;
 
 /// J_x[(dtau_x^{-1})^* mu]: the retraction's closed form `R::J_dtau_inv_star_x` if it has one; for exp, the
@@ -66,7 +66,10 @@ typename G::Matrix J_dtau_inv_star_x(const typename G::Algebra& x, const typenam
       D = adT * D + C;
       v = adT * v;
       const double b = lie::bernoulli::over_factorial[k];
-      if (b != 0.0) sum += b * D;
+      if (b == 0.0) continue;
+      sum += b * D;
+      // the series converges geometrically (ratio ~ |x| / 2 pi): stop once a term is below round-off of the sum
+      if (k >= 2 && std::abs(b) * D.cwiseAbs().maxCoeff() <= 1e-17 * (1.0 + sum.cwiseAbs().maxCoeff())) break;
     }
     return sum;
   } else {
