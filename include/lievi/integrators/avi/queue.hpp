@@ -22,25 +22,27 @@ enum class Queue {
 
 /// A binary min-heap of the segments keyed by their next update time, ties broken by the segment index (so
 /// equal-time updates run in index order, deterministically). The top's key only ever increases (the segment's
-/// next update), so one sift-down per update keeps it a heap.
+/// next update), so one sift-down per update keeps it a heap. Entries hold their key (no indirection).
 class EventHeap {
  public:
+  struct Entry {
+    double t;        ///< next update time
+    std::int32_t e;  ///< segment
+  };
   EventHeap() = default;
   /// Build from the keys (one per segment).
-  explicit EventHeap(const std::vector<double>& keys) : key_(keys) {
-    heap_.resize(key_.size());
-    for (std::size_t i = 0; i < heap_.size(); ++i) heap_[i] = static_cast<std::int32_t>(i);
-    std::make_heap(heap_.begin(), heap_.end(), [this](std::int32_t a, std::int32_t b) { return before(b, a); });
+  explicit EventHeap(const std::vector<double>& keys) {
+    heap_.resize(keys.size());
+    for (std::size_t i = 0; i < heap_.size(); ++i) heap_[i] = Entry{keys[i], static_cast<std::int32_t>(i)};
+    std::make_heap(heap_.begin(), heap_.end(), [](const Entry& a, const Entry& b) { return before(b, a); });
   }
   [[nodiscard]] bool empty() const { return heap_.empty(); }
   /// The segment with the earliest update.
-  [[nodiscard]] std::ptrdiff_t top() const { return heap_.front(); }
-  [[nodiscard]] double top_key() const { return key_[static_cast<std::size_t>(heap_.front())]; }
-  [[nodiscard]] double key(std::ptrdiff_t e) const { return key_[static_cast<std::size_t>(e)]; }
+  [[nodiscard]] std::ptrdiff_t top() const { return heap_.front().e; }
+  [[nodiscard]] double top_key() const { return heap_.front().t; }
   /// Give the top segment its next (later) key and restore the heap.
   void replace_top(double later) {
-    const std::int32_t e = heap_.front();
-    key_[static_cast<std::size_t>(e)] = later;
+    const Entry x{later, heap_.front().e};
     const std::size_t n = heap_.size();
     std::size_t i = 0;
     for (;;) {
@@ -48,20 +50,16 @@ class EventHeap {
       if (l >= n) break;
       std::size_t c = l;
       if (l + 1 < n && before(heap_[l + 1], heap_[l])) c = l + 1;
-      if (!before(heap_[c], e)) break;
+      if (!before(heap_[c], x)) break;
       heap_[i] = heap_[c];
       i = c;
     }
-    heap_[i] = e;
+    heap_[i] = x;
   }
 
  private:
-  [[nodiscard]] bool before(std::int32_t a, std::int32_t b) const {
-    const double ka = key_[static_cast<std::size_t>(a)], kb = key_[static_cast<std::size_t>(b)];
-    return ka < kb || (ka == kb && a < b);
-  }
-  std::vector<double> key_;
-  std::vector<std::int32_t> heap_;
+  [[nodiscard]] static bool before(const Entry& a, const Entry& b) { return a.t < b.t || (a.t == b.t && a.e < b.e); }
+  std::vector<Entry> heap_;
 };
 
 /// Segments grouped by dyadic level: level k holds the segments of step h_max 2^{-k}, firing every 2^{K-k}
