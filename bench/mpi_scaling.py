@@ -9,7 +9,9 @@ times (best of) and its files checked to be the serial run's bit for bit:
 2. One wave field and one beam of 10^6 nodes split over 2 ranks (domain decomposition) against one process
    with 1 and 2 threads: the cost of a step from the difference of a short and a long run (summary.json
    timing.integrate_s, outputs at the first and last level only), and what is left (set-up, two output levels).
-3. The cost of a step's exchanges (two halo exchanges and the failure agreement): a 16-node wave stepped 10^5
+3. The cost of an output level of the split beam (a series row: sums and maxima reduced over the ranks; a
+   fields.h5 snapshot: the field gathered on rank 0) against one process.
+4. The cost of a step's exchanges (two halo exchanges and the failure agreement): a 16-node wave stepped 10^5
    times on R = 2 ranks against one process; the difference per step is the exchange, as the stepping of 16
    nodes costs next to nothing.
 
@@ -114,8 +116,7 @@ def field_scaling(a, mpirun, root, work):
 
     def per_step(scenario, sets_of, short, long, label):
         """ms per step from the difference of a short and a long run (outputs at their first and last level
-        only), and what is left (set-up and the two output levels: the whole field gathered on every rank and
-        its diagnostics), in s."""
+        only), and what is left (set-up and the two output levels), in s."""
         print(f"\n| {label} | ms per step ({long} - {short} steps, best of {a.repeat}) | speed-up | efficiency | "
               "the rest: set-up and two output levels, s |")
         print("|---|---|---|---|---|")
@@ -152,6 +153,7 @@ def field_scaling(a, mpirun, root, work):
     per_step(bending, lambda steps: ["--set", "grid.J=1000000", "--set", f"integrator.dt={dt}", "--set",
                                      f"integrator.t_end={steps * dt!r}", "--set", "output.every=100000", *quiet],
              20, 140, "one beam, J = 10^6, the bending arc")
+    per_level(a, configs, bending, dt, quiet, work)
     tiny = ["--set", "grid.J=16", "--set", "integrator.dt=1e-3", "--set", "integrator.t_end=100",
             "--set", "output.plots=false", "--set", "output.fields=false", "--set", "output.every=100000"]
     per_step = {}
@@ -167,6 +169,34 @@ def field_scaling(a, mpirun, root, work):
     exchange = per_step["mpirun -np 2"] - per_step["1 process"]
     print(f"\n16-node wave, 10^5 steps: {1e6 * per_step['1 process']:.2f} us per step in one process, "
           f"{1e6 * per_step['mpirun -np 2']:.2f} us on 2 ranks: the exchanges of a step cost {1e6 * exchange:.2f} us")
+
+
+def per_level(a, configs, bending, dt, quiet, work, steps=6):
+    """The cost of an output level of the 10^6-node beam: a run of `steps` steps with a row at every level
+    (output.every = 1), and with a fields.h5 snapshot too (output.fields_every = 1), against the run with rows
+    at its first and last level only; the difference over the steps - 1 extra levels, in s per level."""
+    print(f"\n| one beam, J = 10^6: an output level | series row, s per level | row and fields.h5 snapshot, "
+          f"s per level |")
+    print("|---|---|---|")
+    base_sets = ["--set", "grid.J=1000000", "--set", f"integrator.dt={dt}", "--set",
+                 f"integrator.t_end={steps * dt!r}", *quiet]
+    variants = {"none": ["--set", "output.every=100000"], "rows": ["--set", "output.every=1"],
+                "fields": ["--set", "output.every=1", "--set", "output.fields=true", "--set", "output.fields_every=1"]}
+    for name, prefix, threads, _ in configs:
+        if threads != "1":
+            continue
+        t = {}
+        for v, sets in variants.items():
+            out = os.path.join(work, "level_" + v + "_" + name.replace(" ", "_").replace(",", ""))
+            best = None
+            for _ in range(a.repeat):
+                timed(prefix + [a.lievi, "run", bending, *base_sets, *sets, "--force", "--out", out],
+                      dict(os.environ, OMP_NUM_THREADS=threads))
+                x = summary(out)["timing"]["integrate_s"]
+                best = x if best is None else min(best, x)
+            t[v] = best
+        print(f"| {name} | {(t['rows'] - t['none']) / (steps - 1):.3f} | {(t['fields'] - t['none']) / (steps - 1):.3f} |",
+              flush=True)
 
 
 if __name__ == "__main__":

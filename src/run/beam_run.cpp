@@ -170,13 +170,16 @@ struct Level {
   std::ptrdiff_t turn_segment = -1;
 };
 
+/// Sums in the fixed order of the energies and first maxima, the same bits for any thread count and, on a
+/// field split across ranks, for any rank count (each rank evaluates its own nodes and segments).
 template <class St>
-Level level_of(const St& st) {
+Level level_of(St& st) {
   Level L;
   const auto& grid = st.grid();
   const auto& model = st.model();
   const double t = st.time(), half_dt = 0.5 * st.options().dt;
-  for (std::ptrdiff_t j = 0; j < grid.n_nodes(); ++j) {  // fixed order
+  using Vec7 = Eigen::Matrix<double, 7, 1>;
+  const Vec7 sums = st.template level_sums<7>(grid.n_nodes(), [&](std::ptrdiff_t j) {
     const SE3& g = st.g()[{j}];
     const double w = st.weight(j);
     // the momentum of level n: the pre-momentum M~^n (that of step n-1, transported) plus half the external
@@ -185,22 +188,28 @@ Level level_of(const St& st) {
     Vec6 M = st.pre_momentum()[{j}];
     if (model.has_loads() && !grid.driven(field::NodeIndex{j})) M += (half_dt / w) * model.load(j, g, t, w);
     const Vec3 Rm = g.rotation() * M.head<3>(), Rn = g.rotation() * M.tail<3>();
-    L.J.head<3>() += w * (Rm + g.translation().cross(Rn));
-    L.J.tail<3>() += w * Rn;
-    L.orth = std::max(L.orth, (g.rotation().transpose() * g.rotation() - Mat3::Identity()).cwiseAbs().maxCoeff());
-    L.gravity += w * st.model().gravity_density(j, g);
-  }
-  for (std::ptrdiff_t e = 0; e < grid.n_segments(); ++e) {
+    Vec7 v;
+    v << w * (Rm + g.translation().cross(Rn)), w * Rn, w * model.gravity_density(j, g);
+    return v;
+  });
+  L.J = sums.head<6>();
+  L.gravity = sums(6);
+  L.orth = st.template level_maxima<1>(grid.n_nodes(), [&](std::ptrdiff_t j) {
+              const Mat3& R = st.g()[{j}].rotation();
+              return Eigen::Matrix<double, 1, 1>((R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff());
+            }).first(0);
+  const auto [seg, at] = st.template level_maxima<2>(grid.n_segments(), [&](std::ptrdiff_t e) {
     const SE3& a = st.g()[grid.first({e})];
     const auto second = grid.second({e});
     // the last segment of a periodic beam ends at node 0 one period on
-    const SE3 b = second.j == 0 ? st.model().wrapped(st.g()[second]) : st.g()[second];
-    const Vec6 gam = st.model().relative(a, b) / grid.ds();
-    L.strain = std::max(L.strain, (gam - st.gamma()[{e}]).cwiseAbs().maxCoeff());
+    const SE3 b = second.j == 0 ? model.wrapped(st.g()[second]) : st.g()[second];
+    const Vec6 gam = model.relative(a, b) / grid.ds();
     const Mat3 Rr = a.rotation().transpose() * b.rotation();
-    const double turn = std::atan2(0.5 * lie::vee(Mat3(Rr - Rr.transpose())).norm(), 0.5 * (Rr.trace() - 1.0));
-    if (turn > L.turn) L.turn = turn, L.turn_segment = e;
-  }
+    return Eigen::Vector2d((gam - st.gamma()[{e}]).cwiseAbs().maxCoeff(),
+                           std::atan2(0.5 * lie::vee(Mat3(Rr - Rr.transpose())).norm(), 0.5 * (Rr.trace() - 1.0)));
+  });
+  L.strain = seg(0);
+  L.turn = seg(1), L.turn_segment = at(1);
   return L;
 }
 
@@ -385,8 +394,12 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
   std::vector<std::pair<double, std::string>> pvd;
   std::visit(
       [&](auto& st) {
+        using St = std::decay_t<decltype(st)>;
         const auto& grid = st.grid();
         const std::ptrdiff_t n_nodes = grid.n_nodes();
+        // the nodes whose positions a row holds: the two ends, then the probes
+        std::vector<std::ptrdiff_t> row_nodes = {0, n_nodes - 1};
+        for (long long j : s.probes) row_nodes.push_back(static_cast<std::ptrdiff_t>(j));
         if (exchange) st.decompose(*exchange);  // this rank steps its block; the outputs gather the blocks
         std::optional<io::TableCsvWriter> csv;
         if (resume)
@@ -487,18 +500,18 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
           const bool snap = !rows && snap_level;
           Level L;
           row.clear();
-          if (out || snap_level) st.gather();  // a split field: every block's nodes and segments, on every rank
-          if (out || snap) L = level_of(st);
+          // a split field: the snapshot's nodes and segments on rank 0; the row's sums and maxima are
+          // reduced over the ranks (every rank has the row)
+          if (snap_level) st.gather(St::configurations | St::strains);
+          if (out) L = level_of(st);
           if (n == 0) J0 = L.J;
           if (out) {
             row = {s.time_at(n)};
             row.resize(14, nan);
             for (int c = 0; c < 6; ++c) row[5 + static_cast<std::size_t>(c)] = L.J[c];
             row[11] = L.orth, row[12] = L.strain;
-            for (std::ptrdiff_t j : {std::ptrdiff_t{0}, n_nodes - 1})
-              for (int c = 0; c < 3; ++c) row.push_back(st.g()[{j}].translation()[c]);
-            for (long long j : s.probes)
-              for (int c = 0; c < 3; ++c) row.push_back(st.g()[{static_cast<std::ptrdiff_t>(j)}].translation()[c]);
+            for (const SE3& g : st.configurations_at(row_nodes))
+              for (int c = 0; c < 3; ++c) row.push_back(g.translation()[c]);
             orth_max = std::max(orth_max, L.orth);
             if (conserved) {
               const Vec6 d = L.J - J0;
@@ -567,7 +580,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
               trail.add_turn(row[0], L.turn, L.turn_segment);
             }
           }
-          if (snap_level && !failed && n < s.steps) st.gather();  // the velocities of the step just taken
+          if (snap_level && !failed && n < s.steps) st.gather(St::velocities);  // of the step just taken
           if (snap && !failed) {
             if (n < s.steps) fill_snapshot(st, sn, false);  // zeta^{n+1/2} of the step just taken
             else sn.zeta.assign(static_cast<std::size_t>(n_nodes) * 6, nan);
@@ -599,7 +612,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
           if (h5) h5->close();
           return;
         }
-        st.gather();  // a split field: the final state of every block
+        st.gather(St::configurations);  // a split field: the final state of every block, on rank 0
         r.newton_max = st.newton_max();
         // E_c_fluctuation measures how well the scheme keeps the energy, so it is written only when the
         // continuous problem conserves it: no loads, damping, noise or prescribed end motion (gravity is

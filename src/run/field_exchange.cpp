@@ -58,4 +58,21 @@ std::vector<double> CommExchange::all_gather(const std::vector<double>& mine) {
   return out;
 }
 
+std::vector<double> CommExchange::gather(const std::vector<double>& mine) {
+  if (rank() != 0) {  // one message to rank 0, which takes them in rank order
+    std::vector<char> m(mine.size() * sizeof(double));
+    std::memcpy(m.data(), mine.data(), m.size());
+    comm_.send(m, 0);
+    return {};
+  }
+  std::vector<double> out = mine;
+  for (int r = 1; r < size(); ++r) {
+    const std::vector<char> m = comm_.recv(r);
+    const std::size_t at = out.size();
+    out.resize(at + m.size() / sizeof(double));
+    std::memcpy(out.data() + at, m.data(), m.size() / sizeof(double) * sizeof(double));
+  }
+  return out;
+}
+
 }  // namespace lievi::run::detail

@@ -21,6 +21,7 @@ class CommExchange final : public field::FieldExchange {
   void halo(const double* to_left, double* from_right, const double* to_right, double* from_left, std::size_t count,
             bool periodic) override;
   [[nodiscard]] std::vector<double> all_gather(const std::vector<double>& mine) override;
+  [[nodiscard]] std::vector<double> gather(const std::vector<double>& mine) override;
 
  private:
   parallel::Comm& comm_;

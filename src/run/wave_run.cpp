@@ -135,8 +135,10 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
   EnergyStats stats;
   std::visit(
       [&](auto& st) {
+        using St = std::decay_t<decltype(st)>;
         const std::ptrdiff_t n_nodes = st.grid().n_nodes();
         if (plan.exchange) st.decompose(*plan.exchange);
+        std::vector<std::ptrdiff_t> probe_nodes(s.probes.begin(), s.probes.end());
         // phi of this output level and of the last level written (the one kept when a level fails)
         std::vector<double> phi(static_cast<std::size_t>(n_nodes)), phi_written;
         double t_written = 0.0;
@@ -182,8 +184,17 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
           }
           const bool out = output_level(s, n);
           if (out) {
-            st.gather();  // decomposed: every block's nodes (the outputs read them all)
-            std::copy(st.g().data(), st.g().data() + n_nodes, phi.begin());
+            // a split field: every rank keeps its own block of phi (a failure's last written level is
+            // gathered from them); the probes' values come from their ranks, a snapshot's field to rank 0
+            const bool whole = snapshot_level(s, n);
+            if (whole) st.gather(St::configurations);
+            const auto [a, b] = whole && st.writes_outputs() ? std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, n_nodes}
+                                                             : st.block();
+            std::copy(st.g().data() + a, st.g().data() + b, phi.begin() + a);
+            if (st.decomposed() && !probe_nodes.empty()) {
+              const auto values = st.configurations_at(probe_nodes);
+              for (std::size_t k = 0; k < probe_nodes.size(); ++k) phi[static_cast<std::size_t>(probe_nodes[k])] = values[k];
+            }
           }
           field::LevelEnergy E;
           if (n == s.steps) {
@@ -225,7 +236,7 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
                         "): kinetic " + io::format_number(E.kinetic_before) + ", " +
                         io::format_number(E.kinetic_after) + ", potential " + io::format_number(E.potential);
             // where: the first segment with a non-finite strain, else (the sums overflowed) the largest |gamma|
-            st.gather();  // decomposed: every block's strains
+            st.gather(St::strains);  // a split field: every block's strains on rank 0, which reports
             const auto& gam = st.gamma();
             std::ptrdiff_t worst = 0;
             for (std::ptrdiff_t e = 0; e < st.grid().n_segments(); ++e) {
@@ -265,11 +276,18 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
         } else if (!r.failure) {
           r.complete = true;
           r.t_final = s.t_end;
-          st.gather();
+          st.gather(St::configurations);  // a split field: on rank 0
           r.phi_final.assign(st.g().data(), st.g().data() + n_nodes);
-        } else if (r.phi_final.empty()) {
-          r.phi_final = phi_written;  // the last level written
-          r.t_final = t_written;
+        } else {
+          if (r.phi_final.empty()) {
+            r.phi_final = phi_written;  // the last level written
+            r.t_final = t_written;
+          }
+          if (st.decomposed() && static_cast<std::ptrdiff_t>(r.phi_final.size()) == n_nodes) {  // each rank holds its own block: the whole on rank 0
+            const auto [a, b] = st.block();
+            const std::vector<double> all = st.exchange().gather(std::vector<double>(r.phi_final.begin() + a, r.phi_final.begin() + b));
+            if (st.writes_outputs()) r.phi_final = all;
+          }
         }
       },
       any);

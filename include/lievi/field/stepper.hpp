@@ -397,26 +397,34 @@ class StaggeredStepper {
   }
   /// Whether the stepper steps one block of a decomposed field.
   [[nodiscard]] bool decomposed() const { return ex_ != nullptr; }
-  /// Decomposed: make every node's configuration and every segment's strain current on every block (for the
-  /// outputs and diagnostics of a level).
-  void gather() {
+  /// The fields gather() collects (bit flags).
+  enum Gathered : unsigned {
+    configurations = 1u,  ///< g_j
+    velocities = 2u,      ///< zeta_j^{n+1/2}
+    pre_momenta = 4u,     ///< M~_j (non-abelian models)
+    strains = 8u,         ///< gamma_{j+1/2}
+    everything = 15u
+  };
+  /// Decomposed: make the chosen fields of every block current on block 0, the process that writes the
+  /// outputs (the others keep their own blocks). Nothing to do for an undivided field.
+  void gather(unsigned which = everything) {
     if (!ex_) return;
     constexpr std::size_t kc = StateDoubles<Config>::value, ka = StateDoubles<Algebra>::value;
+    // per node: configurations, velocities, (non-abelian) pre-momenta; then per segment: strains
+    std::vector<double*> nodes;
+    std::vector<std::size_t> width;
+    if (which & configurations) nodes.push_back(reinterpret_cast<double*>(g_.data())), width.push_back(kc);
+    if (which & velocities) nodes.push_back(reinterpret_cast<double*>(zeta_.data())), width.push_back(ka);
+    if constexpr (!Model::is_abelian)
+      if (which & pre_momenta) nodes.push_back(reinterpret_cast<double*>(Mt_.data())), width.push_back(ka);
+    auto* y = (which & strains) ? reinterpret_cast<double*>(gamma_.data()) : nullptr;
     const auto [s0, s1] = owned(ex_->rank(), grid_.n_segments());
-    const auto* y = reinterpret_cast<const double*>(gamma_.data());
-    // the node fields: configurations, velocities and (non-abelian) pre-momenta; then the strains
-    std::vector<double*> nodes = {reinterpret_cast<double*>(g_.data()), reinterpret_cast<double*>(zeta_.data())};
-    std::vector<std::size_t> width = {kc, ka};
-    if constexpr (!Model::is_abelian) {
-      nodes.push_back(reinterpret_cast<double*>(Mt_.data()));
-      width.push_back(ka);
-    }
     std::vector<double> mine;
     for (std::size_t f = 0; f < nodes.size(); ++f)
       mine.insert(mine.end(), nodes[f] + static_cast<std::size_t>(lo_) * width[f], nodes[f] + static_cast<std::size_t>(hi_) * width[f]);
-    mine.insert(mine.end(), y + static_cast<std::size_t>(s0) * ka, y + static_cast<std::size_t>(s1) * ka);
-    const std::vector<double> all = ex_->all_gather(mine);
-    auto* yd = reinterpret_cast<double*>(gamma_.data());
+    if (y) mine.insert(mine.end(), y + static_cast<std::size_t>(s0) * ka, y + static_cast<std::size_t>(s1) * ka);
+    const std::vector<double> all = ex_->gather(mine);
+    if (ex_->rank() != 0) return;
     std::size_t at = 0;
     auto take = [&](double* to, std::ptrdiff_t from_item, std::ptrdiff_t items, std::size_t w) {
       std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(at), items * static_cast<std::ptrdiff_t>(w),
@@ -427,8 +435,107 @@ class StaggeredStepper {
       const auto [a, b] = owned(r, grid_.n_nodes());
       const auto [c, e] = owned(r, grid_.n_segments());
       for (std::size_t f = 0; f < nodes.size(); ++f) take(nodes[f], a, b - a, width[f]);
-      take(yd, c, e - c, ka);
+      if (y) take(y, c, e - c, ka);
     }
+  }
+  /// This process's nodes [lo, hi): all of them unless the field is decomposed.
+  [[nodiscard]] std::pair<std::ptrdiff_t, std::ptrdiff_t> block() const { return {lo_, hi_}; }
+  /// The exchange of a decomposed field (only then).
+  [[nodiscard]] FieldExchange& exchange() const { return *ex_; }
+  /// Whether this process writes the outputs: not a decomposed field, or its block 0.
+  [[nodiscard]] bool writes_outputs() const { return !ex_ || ex_->rank() == 0; }
+
+  /// sum_{i < count} f(i) of K-vectors (f returns Eigen::Matrix<double, K, 1>) in the fixed order of the
+  /// energies (serial within blocks of kBlock items, then the block sums): the same bits for any thread
+  /// count and, on a decomposed field (each block evaluating f on the items it owns), for any block count.
+  /// Items are nodes or segments (segment e starts at node e). For the outputs of a level.
+  template <int K, class F>
+  [[nodiscard]] Eigen::Matrix<double, K, 1> level_sums(std::ptrdiff_t count, F&& f) {
+    using V = Eigen::Matrix<double, K, 1>;
+    const std::ptrdiff_t nb = (count + kBlock - 1) / kBlock;
+    const auto [b0, e0] = ex_ ? owned(ex_->rank(), count) : std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, count};
+    // the sums of the kBlock-blocks this process owns whole; the terms of those it shares
+    std::vector<double> mine;
+    for (std::ptrdiff_t k = b0 / kBlock; k < nb && k * kBlock < e0; ++k) {
+      const std::ptrdiff_t kb = k * kBlock, ke = std::min(count, kb + kBlock);
+      if (b0 <= kb && ke <= e0) {
+        V s = V::Zero();
+        for (std::ptrdiff_t i = kb; i < ke; ++i) s += f(i);
+        mine.insert(mine.end(), s.data(), s.data() + K);
+      } else {
+        for (std::ptrdiff_t i = std::max(kb, b0); i < std::min(ke, e0); ++i) {
+          const V v = f(i);
+          mine.insert(mine.end(), v.data(), v.data() + K);
+        }
+      }
+    }
+    const std::vector<double> all = ex_ ? ex_->all_gather(mine) : std::move(mine);
+    V total = V::Zero();
+    std::size_t at = 0;
+    const int blocks = ex_ ? ex_->size() : 1;
+    V s = V::Zero();
+    std::ptrdiff_t open = -1;  // the kBlock-block whose sum s holds
+    for (int r = 0; r < blocks; ++r) {
+      const auto [b, e] = ex_ ? owned(r, count) : std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, count};
+      for (std::ptrdiff_t k = b / kBlock; k < nb && k * kBlock < e; ++k) {
+        const std::ptrdiff_t kb = k * kBlock, ke = std::min(count, kb + kBlock);
+        if (k != open) {
+          if (open >= 0) total += s;
+          s = V::Zero(), open = k;
+        }
+        const std::ptrdiff_t terms = (b <= kb && ke <= e) ? 1 : std::min(ke, e) - std::max(kb, b);
+        for (std::ptrdiff_t i = 0; i < terms; ++i, at += K) s += Eigen::Map<const V>(all.data() + at);
+      }
+    }
+    if (open >= 0) total += s;
+    return total;
+  }
+
+  /// The largest f(i) over i < count and the first i where it is reached (f returns K-vectors: K maxima);
+  /// values not above 0 (or NaN) are not counted: (0, -1) when none is. The same on a decomposed field.
+  template <int K, class F>
+  [[nodiscard]] std::pair<Eigen::Matrix<double, K, 1>, Eigen::Matrix<std::ptrdiff_t, K, 1>> level_maxima(
+      std::ptrdiff_t count, F&& f) {
+    Eigen::Matrix<double, K, 1> best = Eigen::Matrix<double, K, 1>::Zero();
+    Eigen::Matrix<std::ptrdiff_t, K, 1> at = Eigen::Matrix<std::ptrdiff_t, K, 1>::Constant(-1);
+    const auto [b0, e0] = ex_ ? owned(ex_->rank(), count) : std::pair<std::ptrdiff_t, std::ptrdiff_t>{0, count};
+    for (std::ptrdiff_t i = b0; i < e0; ++i) {
+      const Eigen::Matrix<double, K, 1> v = f(i);
+      for (int c = 0; c < K; ++c)
+        if (v[c] > best[c]) best[c] = v[c], at[c] = i;
+    }
+    if (!ex_) return {best, at};
+    std::vector<double> mine(2 * K);
+    for (int c = 0; c < K; ++c) mine[2 * c] = best[c], mine[2 * c + 1] = static_cast<double>(at[c]);
+    const std::vector<double> all = ex_->all_gather(mine);
+    best.setZero(), at.setConstant(-1);
+    for (std::size_t r = 0; r < all.size(); r += 2 * K)  // block order is item order: the first maximum wins
+      for (int c = 0; c < K; ++c)
+        if (all[r + 2 * c] > best[c]) best[c] = all[r + 2 * c], at[c] = static_cast<std::ptrdiff_t>(all[r + 2 * c + 1]);
+    return {best, at};
+  }
+
+  /// The configurations of the nodes `js`, on every process of a decomposed field (from their blocks).
+  [[nodiscard]] std::vector<Config> configurations_at(const std::vector<std::ptrdiff_t>& js) {
+    std::vector<Config> out;
+    out.reserve(js.size());
+    if (!ex_) {
+      for (const std::ptrdiff_t j : js) out.push_back(g_[NodeIndex{j}]);
+      return out;
+    }
+    constexpr std::size_t kc = StateDoubles<Config>::value;
+    std::vector<double> mine;
+    for (std::size_t k = 0; k < js.size(); ++k)
+      if (lo_ <= js[k] && js[k] < hi_) {
+        mine.push_back(static_cast<double>(k));
+        const auto* v = reinterpret_cast<const double*>(&g_[NodeIndex{js[k]}]);
+        mine.insert(mine.end(), v, v + kc);
+      }
+    const std::vector<double> all = ex_->all_gather(mine);
+    out.assign(js.size(), g_[NodeIndex{0}]);
+    for (std::size_t at = 0; at < all.size(); at += kc + 1)  // (k, the configuration's doubles) per node
+      std::copy_n(all.data() + at + 1, kc, reinterpret_cast<double*>(&out[static_cast<std::size_t>(all[at])]));
+    return out;
   }
 
   /// Energies of the current level n without advancing: K^{n+1/2} from a trial node sweep (the noise of
@@ -1131,39 +1238,10 @@ class StaggeredStepper {
     return {std::min(c[static_cast<std::size_t>(r)], count), std::min(c[static_cast<std::size_t>(r) + 1], count)};
   }
 
-  /// fixed_order_sum over the blocks: each sends the sums of the kBlock-blocks it owns whole and the terms of
-  /// those it shares; every block then adds them in the order of one process: the same bits.
+  /// fixed_order_sum over the blocks of a decomposed field (level_sums: the same bits as one process).
   template <class F>
   double decomposed_sum(std::ptrdiff_t count, F& f) {
-    const auto [b0, e0] = owned(ex_->rank(), count);
-    std::vector<double> mine;
-    for (std::ptrdiff_t k = b0 / kBlock; k * kBlock < e0; ++k) {
-      const std::ptrdiff_t kb = k * kBlock, ke = std::min(count, kb + kBlock);
-      if (b0 <= kb && ke <= e0) {
-        double s = 0.0;
-        for (std::ptrdiff_t i = kb; i < ke; ++i) s += f(i);
-        mine.push_back(s);
-      } else {
-        for (std::ptrdiff_t i = std::max(kb, b0); i < std::min(ke, e0); ++i) mine.push_back(f(i));
-      }
-    }
-    const std::vector<double> all = ex_->all_gather(mine);
-    const std::ptrdiff_t nb = (count + kBlock - 1) / kBlock;
-    std::vector<double> block(static_cast<std::size_t>(nb), 0.0);
-    std::size_t at = 0;
-    for (int r = 0; r < ex_->size(); ++r) {
-      const auto [b, e] = owned(r, count);
-      for (std::ptrdiff_t k = b / kBlock; k * kBlock < e; ++k) {
-        const std::ptrdiff_t kb = k * kBlock, ke = std::min(count, kb + kBlock);
-        double& s = block[static_cast<std::size_t>(k)];
-        if (b <= kb && ke <= e) s = all[at++];
-        else
-          for (std::ptrdiff_t i = std::max(kb, b); i < std::min(ke, e); ++i) s += all[at++];
-      }
-    }
-    double s = 0.0;
-    for (const double x : block) s += x;
-    return s;
+    return level_sums<1>(count, [&](std::ptrdiff_t i) { return Eigen::Matrix<double, 1, 1>(f(i)); })(0);
   }
 
   /// A sweep's outcome agreed by every block: the first failure in block order, i.e. node order (its node,
