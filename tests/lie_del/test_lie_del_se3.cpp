@@ -128,7 +128,7 @@ TYPED_TEST(FallingBodyDel, EnergyBoundedWithoutDrift) {
   LieDel<Body, TypeParam> s(b);
   LieDelState<SE3> x = initial_state(b);
   const double h = 0.01, E0 = integrators::lie_del::energy(b, x.g, x.p);
-  const int windows = 10, per_window = 500;
+  const int windows = 40, per_window = 250;
   std::vector<double> mx(windows, 0.0);
   for (int w = 0; w < windows; ++w)
     for (int k = 0; k < per_window; ++k) {

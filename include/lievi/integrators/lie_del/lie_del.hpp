@@ -134,8 +134,9 @@ class LieDel {
   [[nodiscard]] const M& model() const { return m_; }
   /// xi of the last step (the discrete body velocity, g_{k+1} = g_k tau(h xi)).
   [[nodiscard]] const Algebra& xi() const { return xi_; }
-  /// Forget the warm start (the next step starts Newton from ell''(0)^{-1} b).
-  void start() { warm_ = false; }
+  /// Forget the warm start (the next step starts Newton from ell''(0)^{-1} b); call it when the state is reset
+  /// or h changes.
+  void start() { warm_ = 0; }
 
   /// psi_h(xi) = (dtau^{-1}_{h xi})^* mu(xi), the left-trivialised -D1 Ld without the potential; with its Jacobian
   /// d psi/d xi = (dtau^{-1}_{h xi})^* ell''(xi) + h J_x[(dtau^{-1}_x)^* mu]_{x = h xi} if `J` is given.
@@ -158,17 +159,26 @@ class LieDel {
       if (!r.converged) r.message = "lie-del: d ell/d xi (0) != 0 at rest";
       return r;
     }
-    Matrix J_cache;
+    Matrix J_cache, J_last;
     const auto F = [&](const Algebra& z) -> Algebra { return psi(z, h, &J_cache) - b; };
-    const auto DF = [&](const Algebra&) -> Matrix { return J_cache; };
-    return solve::newton<dof>(F, DF, xi, scale, newton_);
+    const auto DF = [&](const Algebra&) -> Matrix {
+      J_last = J_cache;
+      return J_cache;
+    };
+    // simplified Newton with the last Jacobian: confirms convergence without a new Jacobian (solve::newton)
+    const auto approx = [&](const Algebra& r) -> Algebra {
+      Algebra d;
+      if (!solve::solve_small<dof>(J_last, r, d)) d.setConstant(std::numeric_limits<double>::infinity());
+      return d;
+    };
+    return solve::newton<dof>(F, DF, xi, scale, newton_, approx);
   }
 
   /// One step (1)-(3) of x = (g_k, p_k, t_k), in place on success; x unchanged on failure.
   StepResult step(State& x, double h) {
     const Algebra gradV_k = grad_V(m_, x.g);
     const Algebra b = x.p - (0.5 * h) * gradV_k;
-    Algebra xi = warm_ ? xi_ : initial_guess(b);
+    Algebra xi = guess(b);
     const double scale = std::max(x.p.template lpNorm<Eigen::Infinity>(), b.template lpNorm<Eigen::Infinity>());
     StepResult r = solve_xi(b, h, scale, xi);
     if (!r.converged) return r;
@@ -183,8 +193,7 @@ class LieDel {
     x.g = g_kp1;
     x.p = p_kp1;
     x.t += h;
-    xi_ = xi;
-    warm_ = true;
+    remember(xi);
     return r;
   }
 
@@ -192,13 +201,12 @@ class LieDel {
   ///   (dtau^{-1}_{h xi})^* mu(xi) = mu_k,   mu_{k+1} = (dtau^{-1}_{-h xi})^* mu(xi) = Ad*_{tau(h xi)} mu_k;
   /// the configuration, if wanted, is reconstructed by g_{k+1} = g_k tau(h xi()).
   StepResult reduced_step(Algebra& mu, double h) {
-    Algebra xi = warm_ ? xi_ : initial_guess(mu);
+    Algebra xi = guess(mu);
     StepResult r = solve_xi(mu, h, mu.template lpNorm<Eigen::Infinity>(), xi);
     if (!r.converged) return r;
     const auto d = kinetic_derivatives(m_, xi);
     mu = R::dtau_inv_star(-h * xi) * d.mu;
-    xi_ = xi;
-    warm_ = true;
+    remember(xi);
     return r;
   }
 
@@ -211,7 +219,7 @@ class LieDel {
     requires AdvectedSO3Model<M>
   {
     const Algebra b = x.Pi - (0.5 * h) * m_.grad_V_reduced(x.Gamma);
-    Algebra xi = warm_ ? xi_ : initial_guess(b);
+    Algebra xi = guess(b);
     StepResult r = solve_xi(b, h, std::max(x.Pi.template lpNorm<Eigen::Infinity>(), b.template lpNorm<Eigen::Infinity>()), xi);
     if (!r.converged) return r;
     const lie::Vec3 Gamma_kp1 = R::tau(h * xi).matrix().transpose() * x.Gamma;
@@ -219,22 +227,29 @@ class LieDel {
     x.Pi = R::dtau_inv_star(-h * xi) * d.mu - (0.5 * h) * m_.grad_V_reduced(Gamma_kp1);
     x.Gamma = Gamma_kp1;
     x.t += h;
-    xi_ = xi;
-    warm_ = true;
+    remember(xi);
     return r;
   }
 
  private:
-  /// xi^0 = ell''(0)^{-1} b (O(h) from the solution for a quadratic ell).
-  Algebra initial_guess(const Algebra& b) const {
+  /// Newton's start: the linear extrapolation 2 xi_{k-1} - xi_{k-2} (O(h^2) from the solution along a smooth
+  /// run) after two steps, xi_{k-1} after one, else ell''(0)^{-1} (b - mu(0)) (O(h) for a quadratic ell).
+  Algebra guess(const Algebra& b) const {
+    if (warm_ >= 2) return 2.0 * xi_ - xi_prev_;
+    if (warm_ == 1) return xi_;
     const auto d0 = kinetic_derivatives(m_, Algebra::Zero());
     return Eigen::PartialPivLU<Matrix>(d0.ell_xixi).solve(Algebra(b - d0.mu));
+  }
+  void remember(const Algebra& xi) {
+    xi_prev_ = xi_;
+    xi_ = xi;
+    warm_ = std::min(warm_ + 1, 2);
   }
 
   M m_;
   solve::NewtonOptions newton_;
-  Algebra xi_ = Algebra::Zero();
-  bool warm_ = false;
+  Algebra xi_ = Algebra::Zero(), xi_prev_ = Algebra::Zero();
+  int warm_ = 0;  ///< number of remembered xi (0, 1, 2)
 };
 
 }  // namespace lievi::integrators::lie_del

@@ -146,12 +146,16 @@ AlgebraOf<M> grad_V(const M& m, const GroupOf<M>& g) {
     using D = del::Dual<double, n>;
     const EmbeddingOf<M, double> g0 = g.matrix();
     const auto& E = algebra_basis<G>();
-    EmbeddingOf<M, D> chart = EmbeddingOf<M, D>::Identity();  // I + sum_i eps_i E_i
+    // g (I + sum_i eps_i E_i) = g + sum_i eps_i (g E_i): value g, tangent i the double matrix g E_i (seeded
+    // entrywise, no dual products)
+    EmbeddingOf<M, D> g_eps;
+    for (int r = 0; r < g_eps.rows(); ++r)
+      for (int c = 0; c < g_eps.cols(); ++c) g_eps(r, c) = D(g0(r, c));
     for (int i = 0; i < n; ++i) {
-      const D eps_i(0.0, i);
-      chart += E[static_cast<std::size_t>(i)].template cast<D>() * eps_i;
+      const EmbeddingOf<M, double> gE = g0 * E[static_cast<std::size_t>(i)];
+      for (int r = 0; r < g_eps.rows(); ++r)
+        for (int c = 0; c < g_eps.cols(); ++c) g_eps(r, c).d[static_cast<std::size_t>(i)] = gE(r, c);
     }
-    const EmbeddingOf<M, D> g_eps = g0.template cast<D>() * chart;
     const D y = m.V(g_eps);
     AlgebraOf<M> r;
     for (int i = 0; i < n; ++i) r(i) = y.d[static_cast<std::size_t>(i)];
