@@ -77,6 +77,20 @@ TEST(FreeBodyDel, MoserVeselovLagrangianEqualsMoserVeselov) {
   }
 }
 
+TEST(FreeBodyDel, MoserVeselovLagrangianInTheCayleyChart) {
+  // l_d(cay(h xi)) = tr((Id - cay(h xi)) J)/h = h ell(xi) / (1 + h^2 |xi|^2 / 4), ell = ½ xi . I xi: the MV body is
+  // the Cayley DEL of the h-dependent ell_h = ell / (1 + h^2 |xi|^2 / 4) (docs/theory/lie-group-del.md)
+  lm::MoserVeselovBody body;
+  body.I = general_inertia();
+  for (const double h : {0.01, 0.3}) {
+    const Vec3 xi(0.7, -1.1, 2.3);
+    const double lhs = body.l_d(Mat3(lie::Cayley<SO3>::tau(h * xi).matrix()), h);
+    const double rhs = h * 0.5 * xi.dot(body.I * xi) / (1.0 + 0.25 * h * h * xi.squaredNorm());
+    // tr((Id - F) J) is O(h^2) from O(1) entries: cancellation loses ~log10(1/h^2) digits, then /h
+    EXPECT_NEAR(lhs, rhs, 1e-14 / (h * h) * std::abs(rhs)) << "h = " << h;
+  }
+}
+
 template <class R_>
 class FreeBodyReduced : public ::testing::Test {};
 using Retractions = ::testing::Types<lie::Cayley<SO3>, lie::Exp<SO3>>;
