@@ -22,6 +22,9 @@
 ///
 /// Orders: 1 for K != 0 (the dissipation factor is explicit in xi_k), 2 at K = 0, where the method is the
 /// variational Lie–Poisson integrator of the retraction (bounded energy error).
+/// Limits: with exp every continuous equilibrium (ad*_xi mu = 0) is a fixed point of the step, so the method
+/// converges to the minimum-energy set itself; with Cayley on SE(3) a screw equilibrium (Omega not parallel to V)
+/// is displaced by O(h^2) (energy O(h^4)); on SO(3) both are exact (docs/theory/ddb.md "DDB on se(3)*").
 #include <Eigen/Core>
 #include <cmath>
 #include <limits>
