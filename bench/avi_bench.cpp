@@ -10,6 +10,8 @@
 
 #include "lievi/field/stepper.hpp"
 #include "lievi/integrators/avi/avi.hpp"
+#include "lievi/integrators/avi/beam_avi.hpp"
+#include "lievi/models/beam.hpp"
 #include "lievi/models/wave.hpp"
 
 using namespace lievi::integrators::avi;
@@ -103,3 +105,63 @@ static void BM_AviRegion16x(benchmark::State& state) {
   state.SetItemsProcessed(updates);
 }
 BENCHMARK(BM_AviRegion16x)->Arg(0)->Arg(1)->ArgName("synchronous")->Unit(benchmark::kMillisecond);
+
+namespace {
+const lievi::models::Section kBeamSection = lievi::models::Section::square(1000.0, 1e7, 0.35, 0.1);
+}  // namespace
+
+/// The SE(3) beam AVI (beam_avi.hpp), equal steps 0.5 of the limit on a cantilever of J segments: a segment update
+/// per item (with its two node free steps, one of which is of length 0 at equal steps).
+static void BM_AviBeamUpdate(benchmark::State& state) {
+  using Beam = lievi::models::Beam<>;
+  const long J = state.range(0);
+  const double ds = 1.0 / static_cast<double>(J);
+  Beam beam = Beam::uniform(kBeamSection, J + 1, J);
+  const double dt = 0.5 * beam.stable_dt(ds);
+  const Mesh mesh = Mesh::dual_cells(std::vector<double>(static_cast<std::size_t>(J), ds), End::clamped, End::free);
+  BeamAvi<Beam> avi(beam, mesh, std::vector<double>(static_cast<std::size_t>(J), ds),
+                    std::vector<double>(static_cast<std::size_t>(J), dt), {Queue::levels});
+  std::vector<lievi::lie::SE3> g0;
+  std::vector<lievi::lie::Vec6> z0;
+  for (long j = 0; j <= J; ++j) {
+    const double s = static_cast<double>(j) * ds;
+    g0.emplace_back(Eigen::Matrix3d::Identity(), Eigen::Vector3d(s, 0, 0));
+    lievi::lie::Vec6 z;
+    z << 0.3 * s, 0.1 * s, 0.5 * s, 0.05 * s, 0.8 * s, 0.2 * s;
+    z0.push_back(z);
+  }
+  avi.initialize(g0, z0);
+  double T = 0;
+  const long long before = avi.updates();
+  for (auto _ : state) {
+    T += 16 * dt;
+    benchmark::DoNotOptimize(avi.advance(T).ok);
+  }
+  state.SetItemsProcessed(avi.updates() - before);
+}
+BENCHMARK(BM_AviBeamUpdate)->Arg(64)->ArgName("J");
+
+/// lievi's synchronous beam stepper on the same cantilever (generic and batched sweeps): a segment step per item.
+static void BM_SyncBeamSegmentStep(benchmark::State& state) {
+  using Beam = lievi::models::Beam<>;
+  const long J = state.range(0);
+  const lievi::field::Grid grid(lievi::field::Layout::vertex, J, 1.0, lievi::field::End::clamped, lievi::field::End::free);
+  Beam beam = Beam::uniform(kBeamSection, grid.n_nodes(), grid.n_segments());
+  lievi::field::StaggeredStepper<Beam>::Options o;
+  o.dt = 0.5 * beam.stable_dt(grid.ds());
+  o.batched = state.range(1) == 1;
+  lievi::field::StaggeredStepper<Beam> st(beam, grid, o);
+  lievi::field::NodeField<lievi::lie::SE3> g0(grid.n_nodes(), lievi::lie::SE3());
+  lievi::field::NodeField<lievi::lie::Vec6> z0(grid.n_nodes());
+  for (long j = 0; j < grid.n_nodes(); ++j) {
+    const double s = grid.s(lievi::field::NodeIndex{j});
+    g0[lievi::field::NodeIndex{j}] = lievi::lie::SE3(Eigen::Matrix3d::Identity(), Eigen::Vector3d(s, 0, 0));
+    lievi::lie::Vec6 z;
+    z << 0.3 * s, 0.1 * s, 0.5 * s, 0.05 * s, 0.8 * s, 0.2 * s;
+    z0[lievi::field::NodeIndex{j}] = z;
+  }
+  st.initialize(g0, z0);
+  for (auto _ : state) benchmark::DoNotOptimize(st.step().ok);
+  state.SetItemsProcessed(state.iterations() * grid.n_segments());
+}
+BENCHMARK(BM_SyncBeamSegmentStep)->Args({64, 0})->Args({64, 1})->ArgNames({"J", "batched"});

@@ -87,6 +87,10 @@ class BeamAvi {
     n_.assign(static_cast<std::size_t>(nn), 0);
     yg_ = g_;
     yz_ = zeta_;
+    reduced_.assign(static_cast<std::size_t>(nn), 0);
+    if constexpr (requires { model_.has_reduced_solve(std::ptrdiff_t{0}); }) {
+      for (std::ptrdiff_t j = 0; j < nn; ++j) reduced_[static_cast<std::size_t>(j)] = model_.has_reduced_solve(j) ? 1 : 0;
+    }
   }
 
   /// g_j(0), ζ_j(0) (zero at fixed nodes): M_j = 𝕂_j ζ_j(0), then every segment's start update (weight h_e/2).
@@ -157,11 +161,15 @@ class BeamAvi {
   [[nodiscard]] bool dyadic() const { return clock_.dyadic(); }
 
  private:
-  /// The free step of node a over dt from post-momentum M: ζ with T⁻_{dt ζ}(𝕂ζ) = M, by Newton from z (the
-  /// model's block Newton correction, as the synchronous stepper's). Returns false if it does not converge.
+  /// The free step of node a over dt from post-momentum M: ζ with T⁻_{dt ζ}(𝕂ζ) = M, from z: the model's reduced
+  /// solve where it has one (Cayley, isotropic translational inertia), else Newton with its block correction (the
+  /// synchronous stepper's solves). Returns false if it does not converge.
   bool solve(std::size_t a, const Algebra& M, double dt, Algebra& z, int& its, double& res) const {
     const auto j = static_cast<std::ptrdiff_t>(a);
     const double scale = opt_.tol * std::max(M.cwiseAbs().maxCoeff(), model_.momentum_scale);
+    if constexpr (requires { model_.has_reduced_solve(j); }) {
+      if (reduced_[a]) return model_.reduced_solve(j, M, Algebra::Zero(), z, dt, scale, opt_.maxit, its, res);
+    }
     for (its = 0; its <= opt_.maxit; ++its) {
       const Algebra mu = model_.momentum(j, z);
       const Algebra A = dt * z;
@@ -237,6 +245,7 @@ class BeamAvi {
   std::vector<std::int64_t> n_;
   mutable std::vector<Config> yg_;
   mutable std::vector<Algebra> yz_;
+  std::vector<char> reduced_;  ///< nodes solved by the model's reduced solve
   Report report_;
   int newton_max_ = 0;
 };
