@@ -51,6 +51,7 @@
 /// A is rank deficient), non-finite values, iteration limit. Fixed-size Eigen throughout (no allocation).
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <Eigen/SVD>
 #include <cmath>
 #include <concepts>
 #include <limits>
@@ -101,6 +102,25 @@ inline constexpr const char* msg_nonholonomic_projection =
 inline constexpr const char* msg_nonholonomic_iterations =
     "Newton did not converge on the discrete Lagrange-d'Alembert equations (q_{k+1}, lambda_k) within the "
     "iteration limit; reduce h or raise NonholonomicOptions::del.newton.max_iterations";
+
+namespace detail {
+
+/// Whether the LU factorisation `lu` of the square matrix M is (numerically) singular: as del::numerically_singular,
+/// the pivots decide when they are well spread (smallest / largest |U_ii| > 1e-8); otherwise the ratio of the
+/// extreme singular values of M (JacobiSVD, only on that rare path) against singular_rcond. (Eigen's L1 condition
+/// estimate, used by numerically_singular, trips GCC's -Wmaybe-uninitialized at some fixed sizes, e.g. 7.)
+template <int K>
+bool singular_saddle(const Mat<K>& M, const Eigen::PartialPivLU<Mat<K>>& lu) {
+  const auto piv = lu.matrixLU().diagonal().cwiseAbs();
+  const double lo = piv.minCoeff(), hi = piv.maxCoeff();
+  if (!(hi > 0.0)) return true;
+  if (lo > 1e-8 * hi) return false;
+  const Eigen::JacobiSVD<Mat<K>> svd(M);
+  const auto sv = svd.singularValues();
+  return !(sv(K - 1) > singular_rcond * sv(0));
+}
+
+}  // namespace detail
 
 /// The constraint matrix A(q) (m x n) at double.
 template <NonholonomicModel M>
@@ -201,7 +221,7 @@ bool project_momentum(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& p_sta
     J.template topLeftCorner<n, n>() = d.Lvv;
     if (!R.allFinite() || !J.allFinite()) return false;
     const Eigen::PartialPivLU<Mat<K>> lu(J);
-    if (numerically_singular(lu)) return false;
+    if (detail::singular_saddle<K>(J, lu)) return false;
     const Vec<K> dw = lu.solve(R);
     w -= dw;
     if (!w.allFinite()) return false;
@@ -240,7 +260,7 @@ StepResult nonholonomic_step(const M& m, DelState<M::dim>& x, double h, const No
   // Start guess as del_step: q1 = q0 + h v0 with v0 from one Newton step on the Legendre transform; lambda = 0.
   const auto d0 = lagrangian_derivatives(m, x.q, Vec<n>::Zero());
   const Eigen::PartialPivLU<Mat<n>> lu0(d0.Lvv);
-  const bool regular = d0.Lvv.allFinite() && !numerically_singular(lu0);
+  const bool regular = d0.Lvv.allFinite() && !detail::singular_saddle<n>(d0.Lvv, lu0);
   if (opt.del.check_regularity && !regular) return fail(msg_degenerate, 0.0);
   const Vec<n> v0 = regular ? Vec<n>(lu0.solve(x.p - d0.Lv)) : Vec<n>::Zero();
   Vec<K> z;
@@ -253,7 +273,7 @@ StepResult nonholonomic_step(const M& m, DelState<M::dim>& x, double h, const No
     res.iterations = it;
     if (!J.allFinite() || !F.allFinite()) return fail(msg_nonholonomic_nonfinite, F.template lpNorm<Eigen::Infinity>());
     const Eigen::PartialPivLU<Mat<K>> lu(J);
-    if (numerically_singular(lu)) {
+    if (detail::singular_saddle<K>(J, lu)) {
       const Eigen::Matrix<double, c, n> A0 = m.A(x.q);
       return fail(detail::full_row_rank(A0) ? msg_nonholonomic_singular : msg_nonholonomic_dependent,
                   F.template lpNorm<Eigen::Infinity>());
@@ -313,11 +333,11 @@ bool project_velocity(const M& m, const Vec<M::dim>& q, Vec<M::dim>& qdot) {
   const Eigen::Matrix<double, c, n> A = m.A(q);
   const auto d = lagrangian_derivatives(m, q, qdot);
   const Eigen::PartialPivLU<Mat<n>> W(d.Lvv);
-  if (!d.Lvv.allFinite() || !A.allFinite() || !(W.rcond() > singular_rcond)) return false;
+  if (!d.Lvv.allFinite() || !A.allFinite() || detail::singular_saddle<n>(d.Lvv, W)) return false;
   const Eigen::Matrix<double, n, c> WiAt = W.solve(A.transpose());
-  const Eigen::Matrix<double, c, c> S = A * WiAt;
-  const Eigen::PartialPivLU<Eigen::Matrix<double, c, c>> luS(S);
-  if (!(luS.rcond() > singular_rcond)) return false;
+  const Mat<c> S = A * WiAt;
+  const Eigen::PartialPivLU<Mat<c>> luS(S);
+  if (!S.allFinite() || detail::singular_saddle<c>(S, luS)) return false;
   const Vec<n> v = qdot - WiAt * luS.solve(A * qdot);
   if (!v.allFinite()) return false;
   qdot = v;
