@@ -1,8 +1,8 @@
-// Asynchronous variational integrator (lievi/integrators/avi, docs/theory/avi.md): the cost of a segment update
-// against the synchronous stepper's cost per segment and step, the event queue's overhead (binary heap against
-// the dyadic-level calendar, both with equal steps where either is the synchronous scheme), and the wall-clock
-// speed-up on a graded mesh whose small region (1/64 of the string, refined 16x) needs a 16x smaller step.
-// items_per_second counts segment updates (ns per update = 1e9 / items_per_second).
+// Asynchronous variational integrator (lievi/integrators/avi, docs/theory/avi.md): the cost of a segment
+// update against the synchronous stepper's cost per segment and step, the event queue's overhead (binary heap
+// against the dyadic-level calendar, both with equal steps where either is the synchronous scheme), and the
+// wall-clock speed-up on a graded mesh whose small region (1/64 of the string, refined 16x) needs a 16x
+// smaller step. items_per_second counts segment updates (ns per update = 1e9 / items_per_second).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -18,7 +18,9 @@ using namespace lievi::integrators::avi;
 
 namespace {
 
-double pulse(double s) { return std::exp(-std::pow((s - 0.3) / 0.05, 2)); }
+double pulse(double s) {
+  return std::exp(-std::pow((s - 0.3) / 0.05, 2));
+}
 
 /// A uniform vertex grid of J segments with clamped ends, steps 0.5 ds.
 Avi<WaveSegments> uniform_avi(long J, Queue q) {
@@ -33,14 +35,16 @@ Avi<WaveSegments> uniform_avi(long J, Queue q) {
   return avi;
 }
 
-/// The 16x-region mesh of tests/avi/test_avi_wave.cpp: N coarse cells of [0, 1], cells [N/2, N/2 + N/64) split
-/// into 16; `equal`: every step h/16 (the synchronous scheme), else bulk h and region h/16 (h = 0.5 / N).
+/// The 16x-region mesh of tests/avi/test_avi_wave.cpp: N coarse cells of [0, 1], cells [N/2, N/2 + N/64)
+/// split into 16; `equal`: every step h/16 (the synchronous scheme), else bulk h and region h/16 (h = 0.5 /
+/// N).
 Avi<WaveSegments> region_avi(int N, bool equal) {
   std::vector<double> s{0.0}, ds;
   for (int c = 0; c < N; ++c) {
     const int parts = (c >= N / 2 && c < N / 2 + N / 64) ? 16 : 1;
     for (int q = 0; q < parts; ++q) {
-      const double b = static_cast<double>(c) / N + static_cast<double>(q + 1) / (static_cast<double>(N) * parts);
+      const double b =
+          static_cast<double>(c) / N + static_cast<double>(q + 1) / (static_cast<double>(N) * parts);
       ds.push_back(b - s.back());
       s.push_back(b);
     }
@@ -48,7 +52,8 @@ Avi<WaveSegments> region_avi(int N, bool equal) {
   WaveSegments model(ds, std::vector<double>(ds.size(), 1.0), std::vector<double>(ds.size(), 1.0));
   const Mesh mesh = Mesh::dual_cells(segment_masses(model), End::clamped, End::clamped);
   const double h = 0.5 / N;
-  std::vector<double> steps = equal ? std::vector<double>(ds.size(), h / 16) : stable_steps(model, model.n_segments(), 0.5, true, h);
+  std::vector<double> steps =
+      equal ? std::vector<double>(ds.size(), h / 16) : stable_steps(model, model.n_segments(), 0.5, true, h);
   Avi<WaveSegments> avi(model, mesh, steps, {Queue::levels});
   std::vector<double> u0;
   for (double x : s) u0.push_back(pulse(x));
@@ -83,7 +88,8 @@ static void BM_SyncWaveSegmentStep(benchmark::State& state) {
   o.dt = 0.5 * grid.ds();
   lievi::field::StaggeredStepper<lievi::models::Wave<1>> st(lievi::models::Wave<1>{}, grid, o);
   lievi::field::NodeField<double> g0(grid.n_nodes());
-  for (long j = 1; j + 1 < grid.n_nodes(); ++j) g0[lievi::field::NodeIndex{j}] = pulse(grid.s(lievi::field::NodeIndex{j}));
+  for (long j = 1; j + 1 < grid.n_nodes(); ++j)
+    g0[lievi::field::NodeIndex{j}] = pulse(grid.s(lievi::field::NodeIndex{j}));
   st.initialize(g0, lievi::field::NodeField<double>(grid.n_nodes(), 0.0));
   for (auto _ : state) benchmark::DoNotOptimize(st.step().ok);
   state.SetItemsProcessed(state.iterations() * grid.n_segments());
@@ -110,15 +116,16 @@ namespace {
 const lievi::models::Section kBeamSection = lievi::models::Section::square(1000.0, 1e7, 0.35, 0.1);
 }  // namespace
 
-/// The SE(3) beam AVI (beam_avi.hpp), equal steps 0.5 of the limit on a cantilever of J segments: a segment update
-/// per item (with its two node free steps, one of which is of length 0 at equal steps).
+/// The SE(3) beam AVI (beam_avi.hpp), equal steps 0.5 of the limit on a cantilever of J segments: a segment
+/// update per item (with its two node free steps, one of which is of length 0 at equal steps).
 static void BM_AviBeamUpdate(benchmark::State& state) {
   using Beam = lievi::models::Beam<>;
   const long J = state.range(0);
   const double ds = 1.0 / static_cast<double>(J);
   Beam beam = Beam::uniform(kBeamSection, J + 1, J);
   const double dt = 0.5 * beam.stable_dt(ds);
-  const Mesh mesh = Mesh::dual_cells(std::vector<double>(static_cast<std::size_t>(J), ds), End::clamped, End::free);
+  const Mesh mesh =
+      Mesh::dual_cells(std::vector<double>(static_cast<std::size_t>(J), ds), End::clamped, End::free);
   BeamAvi<Beam> avi(beam, mesh, std::vector<double>(static_cast<std::size_t>(J), ds),
                     std::vector<double>(static_cast<std::size_t>(J), dt), {Queue::levels});
   std::vector<lievi::lie::SE3> g0;
@@ -141,11 +148,13 @@ static void BM_AviBeamUpdate(benchmark::State& state) {
 }
 BENCHMARK(BM_AviBeamUpdate)->Arg(64)->ArgName("J");
 
-/// lievi's synchronous beam stepper on the same cantilever (generic and batched sweeps): a segment step per item.
+/// lievi's synchronous beam stepper on the same cantilever (generic and batched sweeps): a segment step per
+/// item.
 static void BM_SyncBeamSegmentStep(benchmark::State& state) {
   using Beam = lievi::models::Beam<>;
   const long J = state.range(0);
-  const lievi::field::Grid grid(lievi::field::Layout::vertex, J, 1.0, lievi::field::End::clamped, lievi::field::End::free);
+  const lievi::field::Grid grid(lievi::field::Layout::vertex, J, 1.0, lievi::field::End::clamped,
+                                lievi::field::End::free);
   Beam beam = Beam::uniform(kBeamSection, grid.n_nodes(), grid.n_segments());
   lievi::field::StaggeredStepper<Beam>::Options o;
   o.dt = 0.5 * beam.stable_dt(grid.ds());

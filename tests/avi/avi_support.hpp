@@ -10,8 +10,8 @@ namespace avi_test {
 /// A graded mesh of [0, 1]: N segments of length 1/N per unit length outside [r0, r1), R times shorter inside
 /// (r0, r1 multiples of 1/N); per-segment density and stiffness from functions of the segment midpoint.
 struct GradedMesh {
-  std::vector<double> s;                 ///< node positions
-  std::vector<double> ds, rho, kappa;    ///< per segment
+  std::vector<double> s;               ///< node positions
+  std::vector<double> ds, rho, kappa;  ///< per segment
 };
 template <class Rho, class Kappa>
 GradedMesh graded(int N, double r0, double r1, int R, Rho&& rho, Kappa&& kappa) {
@@ -22,7 +22,8 @@ GradedMesh graded(int N, double r0, double r1, int R, Rho&& rho, Kappa&& kappa) 
     const int parts = (c >= n0 && c < n1) ? R : 1;
     for (int q = 0; q < parts; ++q) {
       const double a = static_cast<double>(c) / N + static_cast<double>(q) / (static_cast<double>(N) * parts);
-      const double b = static_cast<double>(c) / N + static_cast<double>(q + 1) / (static_cast<double>(N) * parts);
+      const double b =
+          static_cast<double>(c) / N + static_cast<double>(q + 1) / (static_cast<double>(N) * parts);
       g.s.push_back(b);
       g.ds.push_back(b - a);
       g.rho.push_back(rho(0.5 * (a + b)));
@@ -70,8 +71,8 @@ struct SyncLeapfrog {
   }
 };
 
-/// d'Alembert's solution of u_tt = u_ss on [0, 1] from u(s, 0) = u0(s), u_t = 0: (F(s − t) + F(s + t)) / 2, F the
-/// 2-periodic extension of u0, even (free ends, u_s = 0) or odd (clamped ends, u = 0).
+/// d'Alembert's solution of u_tt = u_ss on [0, 1] from u(s, 0) = u0(s), u_t = 0: (F(s − t) + F(s + t)) / 2, F
+/// the 2-periodic extension of u0, even (free ends, u_s = 0) or odd (clamped ends, u = 0).
 template <class U0>
 double dalembert(double s, double t, U0&& u0, bool odd) {
   auto F = [&](double x) {

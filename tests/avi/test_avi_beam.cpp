@@ -1,7 +1,7 @@
-// The asynchronous variational integrator of the SE(3) beam (lievi/integrators/avi/beam_avi.hpp), against things it
-// does not compute itself: lievi's synchronous staggered stepper on models::Beam (`exact`, `half` start) with all
-// steps equal, the spatial momentum of a free beam (Noether: left invariance) with unequal steps, and the energy
-// over many updates.
+// The asynchronous variational integrator of the SE(3) beam (lievi/integrators/avi/beam_avi.hpp), against
+// things it does not compute itself: lievi's synchronous staggered stepper on models::Beam (`exact`, `half`
+// start) with all steps equal, the spatial momentum of a free beam (Noether: left invariance) with unequal
+// steps, and the energy over many updates.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,8 +42,9 @@ double pose_diff(const SE3& a, const SE3& b) {
 
 }  // namespace
 
-// All steps equal: the AVI is the synchronous stepper (field::StaggeredStepper<Beam>, exact, half start) on the same
-// grid, to round-off and the two Newton tolerances, for a cantilever (clamped-free) and a free-free beam.
+// All steps equal: the AVI is the synchronous stepper (field::StaggeredStepper<Beam>, exact, half start) on
+// the same grid, to round-off and the two Newton tolerances, for a cantilever (clamped-free) and a free-free
+// beam.
 TEST(AviBeam, EqualStepsReproduceTheSynchronousStepper) {
   for (End left : {End::clamped, End::free}) {
     const Grid grid(Layout::vertex, 12, 1.0, left, End::free);
@@ -73,19 +74,21 @@ TEST(AviBeam, EqualStepsReproduceTheSynchronousStepper) {
       ASSERT_TRUE(st.step().ok);
       ASSERT_TRUE(avi.advance(n * dt).ok);
       const auto& g = avi.configurations_at(n * dt);
-      for (long j = 0; j < grid.n_nodes(); ++j) d = std::max(d, pose_diff(g[static_cast<std::size_t>(j)], st.g()[NodeIndex{j}]));
+      for (long j = 0; j < grid.n_nodes(); ++j)
+        d = std::max(d, pose_diff(g[static_cast<std::size_t>(j)], st.g()[NodeIndex{j}]));
     }
     std::printf("%s-free: max pose difference AVI vs synchronous over 400 steps = %.2e (Newton its <= %d)\n",
                 to_string(left), d, avi.newton_max());
-    // both solve T^-_A(K zeta) = M to |F| <= 1e-13 |M| per node and step, from different iterations (the stepper's
-    // reduced Cayley solve, the AVI's block Newton) and with the impulses added in another order; over 400 steps
-    // of a mildly nonlinear motion these differences stay below 1e-9 of the O(1) poses (measured ~1e-14)
+    // both solve T^-_A(K zeta) = M to |F| <= 1e-13 |M| per node and step, from different iterations (the
+    // stepper's reduced Cayley solve, the AVI's block Newton) and with the impulses added in another order;
+    // over 400 steps of a mildly nonlinear motion these differences stay below 1e-9 of the O(1) poses
+    // (measured ~1e-14)
     EXPECT_LT(d, 1e-9);
   }
 }
 
-// Unequal, non-dyadic steps (random fractions of each segment's own limit) on a free-free beam: the spatial momentum
-// Σ w_j Ad*_{g_j^-1} M_j (each node at its own time) is kept to round-off.
+// Unequal, non-dyadic steps (random fractions of each segment's own limit) on a free-free beam: the spatial
+// momentum Σ w_j Ad*_{g_j^-1} M_j (each node at its own time) is kept to round-off.
 TEST(AviBeam, SpatialMomentumKeptWithUnequalSteps) {
   const long J = 10;
   const double ds = 1.0 / J;
@@ -121,9 +124,9 @@ TEST(AviBeam, SpatialMomentumKeptWithUnequalSteps) {
   EXPECT_LT(dJ, 1e-11 * J0.cwiseAbs().maxCoeff());
 }
 
-// Energy with unequal dyadic steps (0.3 of each limit, snapped; a stiffer half) over 2 10^5 segment updates: bounded
-// and without drift (slope of the per-window maxima of |E - E0| over the run against the oscillation). E =
-// kinetic energy of the steps ending at t plus V(t) (the paper's E_d: an O(h) oscillation).
+// Energy with unequal dyadic steps (0.3 of each limit, snapped; a stiffer half) over 2 10^5 segment updates:
+// bounded and without drift (slope of the per-window maxima of |E - E0| over the run against the
+// oscillation). E = kinetic energy of the steps ending at t plus V(t) (the paper's E_d: an O(h) oscillation).
 TEST(AviBeam, EnergyBoundedWithoutDrift) {
   const long J = 8;
   const double ds = 1.0 / J;
@@ -167,7 +170,8 @@ TEST(AviBeam, EnergyBoundedWithoutDrift) {
   }
   const double slope = (W * sxy - sx * sy) / (W * sxx - sx * sx);
   const double worst = *std::max_element(window_max.begin(), window_max.end());
-  std::printf("updates %lld: max |E - E0|/E0 = %.3e, drift over the run = %.3e\n", avi.updates(), worst, slope * W);
+  std::printf("updates %lld: max |E - E0|/E0 = %.3e, drift over the run = %.3e\n", avi.updates(), worst,
+              slope * W);
   // bounded: E_d's O(h) oscillation at 0.3 of the limits stays below 10 % (measured 0.19 %)
   EXPECT_LT(worst, 0.1);
   // no drift: a tenth of the oscillation allows the scatter of the window maxima

@@ -1,7 +1,8 @@
-// The asynchronous variational integrator on a geometrically nonlinear elastic string in R^3 (avi::ElasticString:
-// V_e = ½ k_e (|x_b − x_a| − L_e)² / L_e), against things it does not compute itself: a velocity-Verlet string
-// written here (equal steps; and a fine-step reference for the time order on a fixed mesh), the linear and angular
-// momentum of a free string (Noether: translation and rotation invariance), and the energy over 10^6 updates.
+// The asynchronous variational integrator on a geometrically nonlinear elastic string in R^3
+// (avi::ElasticString: V_e = ½ k_e (|x_b − x_a| − L_e)² / L_e), against things it does not compute itself: a
+// velocity-Verlet string written here (equal steps; and a fine-step reference for the time order on a fixed
+// mesh), the linear and angular momentum of a free string (Noether: translation and rotation invariance), and
+// the energy over 10^6 updates.
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
@@ -68,8 +69,8 @@ struct VerletString {
   std::vector<double> m, L, k;
   std::vector<char> fixed;
   double h;
-  VerletString(const StringCase& c, double h_) : x(c.x0), v(c.v0), m(c.mesh.m), L(c.model.L), k(c.model.k),
-                                                  fixed(c.mesh.fixed), h(h_) {
+  VerletString(const StringCase& c, double h_)
+      : x(c.x0), v(c.v0), m(c.mesh.m), L(c.model.L), k(c.model.k), fixed(c.mesh.fixed), h(h_) {
     forces();
     for (std::size_t a = 0; a < x.size(); ++a) v[a] += fixed[a] ? V3::Zero() : V3(0.5 * h / m[a] * f[a]);
   }
@@ -99,8 +100,8 @@ double max_diff(const std::vector<V3>& a, const std::vector<V3>& b) {
 
 }  // namespace
 
-// Unequal, non-dyadic steps (random fractions of each segment's own limit): the total linear momentum sum p_a and
-// the angular momentum sum x_a(T) x p_a of the free string are kept to round-off.
+// Unequal, non-dyadic steps (random fractions of each segment's own limit): the total linear momentum sum p_a
+// and the angular momentum sum x_a(T) x p_a of the free string are kept to round-off.
 TEST(AviString, LinearAndAngularMomentumKeptWithUnequalSteps) {
   const StringCase c = make_string(24, lievi::field::End::free, 3);
   std::mt19937 rng(11);
@@ -123,18 +124,18 @@ TEST(AviString, LinearAndAngularMomentumKeptWithUnequalSteps) {
     dP = std::max(dP, (avi.linear_momentum() - P0).norm());
     dL = std::max(dL, (avi.angular_momentum(T) - L0).norm());
   }
-  std::printf("updates %lld: |P - P0| / sum|p| = %.2e, |L - L0| / sum|x||p| = %.2e\n", avi.updates(), dP / p_scale,
-              dL / l_scale);
+  std::printf("updates %lld: |P - P0| / sum|p| = %.2e, |L - L0| / sum|x||p| = %.2e\n", avi.updates(),
+              dP / p_scale, dL / l_scale);
   EXPECT_GT(avi.updates(), 100000);
-  // round-off: each update's two impulses cancel in the sums to ~1 ulp, and a drift keeps x x p to ~1 ulp; 10^5
-  // updates of random-sign ulp errors stay well below 1e-12 of the scales (measured ~1e-15)
+  // round-off: each update's two impulses cancel in the sums to ~1 ulp, and a drift keeps x x p to ~1 ulp;
+  // 10^5 updates of random-sign ulp errors stay well below 1e-12 of the scales (measured ~1e-15)
   EXPECT_LT(dP, 1e-12 * p_scale);
   EXPECT_LT(dL, 1e-12 * l_scale);
 }
 
-// All steps equal: the AVI is velocity Verlet on the string (the scheme written above), to round-off; the heap
-// and the level calendar agree with it. The gentle (near-linear) motion: the helix of make_string is chaotic and
-// amplifies round-off exponentially (measured: 1e-12 after 200 steps, O(0.1) after 600).
+// All steps equal: the AVI is velocity Verlet on the string (the scheme written above), to round-off; the
+// heap and the level calendar agree with it. The gentle (near-linear) motion: the helix of make_string is
+// chaotic and amplifies round-off exponentially (measured: 1e-12 after 200 steps, O(0.1) after 600).
 TEST(AviString, EqualStepsAreVelocityVerlet) {
   for (auto ends : {lievi::field::End::free, lievi::field::End::clamped}) {
     const StringCase c = make_string(16, ends, 5, true);
@@ -158,17 +159,18 @@ TEST(AviString, EqualStepsAreVelocityVerlet) {
       d = std::max(d, max_diff(xh, ref.x));
       dq = std::max(dq, max_diff(xh, cal.positions_at(n * h)));
     }
-    std::printf("%s ends: max |x_avi - x_verlet| = %.2e, heap vs calendar %.2e\n", lievi::field::to_string(ends), d, dq);
-    // round-off: the same arithmetic in another order (impulse by impulse); O(1) positions over 2000 steps of a
-    // nonlinear (so error-amplifying) system stay below 1e-10 (measured 1e-14 clamped, 1e-11 free)
+    std::printf("%s ends: max |x_avi - x_verlet| = %.2e, heap vs calendar %.2e\n",
+                lievi::field::to_string(ends), d, dq);
+    // round-off: the same arithmetic in another order (impulse by impulse); O(1) positions over 2000 steps of
+    // a nonlinear (so error-amplifying) system stay below 1e-10 (measured 1e-14 clamped, 1e-11 free)
     EXPECT_LT(d, 1e-10);
     EXPECT_LT(dq, 1e-10);
   }
 }
 
-// On a fixed mesh, dividing every step of an unequal (dyadic, 1 : 1/2 : 1/4) ladder by two makes the AVI converge
-// to the exact motion of the semi-discrete string at second order: errors against velocity Verlet with a step 64
-// times smaller than the finest, log-log slope.
+// On a fixed mesh, dividing every step of an unequal (dyadic, 1 : 1/2 : 1/4) ladder by two makes the AVI
+// converge to the exact motion of the semi-discrete string at second order: errors against velocity Verlet
+// with a step 64 times smaller than the finest, log-log slope.
 TEST(AviString, SecondOrderInTimeWithUnequalSteps) {
   const StringCase c = make_string(12, lievi::field::End::clamped, 9);
   const double T = 1.0;
@@ -176,7 +178,8 @@ TEST(AviString, SecondOrderInTimeWithUnequalSteps) {
   for (std::ptrdiff_t e = 0; e < c.model.n_segments(); ++e) lim = std::min(lim, c.model.step_limit(e));
   std::vector<double> base;  // finest level 0.1 of the smallest limit, coarser by 2 and 4 (at most 0.4 of it)
   const double hmin = T / std::ceil(T / (0.1 * lim));
-  for (std::ptrdiff_t e = 0; e < c.model.n_segments(); ++e) base.push_back(hmin * (e < 4 ? 4.0 : e < 8 ? 2.0 : 1.0));
+  for (std::ptrdiff_t e = 0; e < c.model.n_segments(); ++e)
+    base.push_back(hmin * (e < 4 ? 4.0 : e < 8 ? 2.0 : 1.0));
   VerletString ref(c, hmin / 64);
   const int nref = static_cast<int>(std::lround(T / ref.h));
   for (int n = 0; n < nref; ++n) ref.step();
@@ -196,10 +199,11 @@ TEST(AviString, SecondOrderInTimeWithUnequalSteps) {
   EXPECT_NEAR(p, 2.0, 0.2) << lievi::test::order_table(hs, errs);
 }
 
-// Energy over 10^6 segment updates with unequal dyadic steps (0.3 of each limit, snapped: a 1 : 2 ladder): bounded,
-// no drift (the slope of per-window maxima of the energy error over the run is small against the oscillation).
-// At 0.5 of the limits the spinning helix of make_string grows its energy error to 28x E0 in 10^6 updates under unequal steps
-// (docs/theory/avi.md "Stability": the AVI's resonances), while equal steps at 0.5 keep it bounded.
+// Energy over 10^6 segment updates with unequal dyadic steps (0.3 of each limit, snapped: a 1 : 2 ladder):
+// bounded, no drift (the slope of per-window maxima of the energy error over the run is small against the
+// oscillation). At 0.5 of the limits the spinning helix of make_string grows its energy error to 28x E0 in
+// 10^6 updates under unequal steps (docs/theory/avi.md "Stability": the AVI's resonances), while equal steps
+// at 0.5 keep it bounded.
 TEST(AviString, EnergyBoundedWithoutDriftOverAMillionUpdates) {
   const StringCase c = make_string(16, lievi::field::End::free, 13, true);
   StringAvi avi(c.model, c.mesh, stable_steps(c.model, c.model.n_segments(), 0.3, true), {Queue::levels});
@@ -233,7 +237,8 @@ TEST(AviString, EnergyBoundedWithoutDriftOverAMillionUpdates) {
   }
   const double slope = (W * sxy - sx * sy) / (W * sxx - sx * sx);
   const double worst = *std::max_element(window_max.begin(), window_max.end());
-  std::printf("updates %lld: max |E - E0|/E0 = %.3e, drift over the run = %.3e\n", avi.updates(), worst, slope * W);
+  std::printf("updates %lld: max |E - E0|/E0 = %.3e, drift over the run = %.3e\n", avi.updates(), worst,
+              slope * W);
   // bounded: a 16-segment string at half its limits oscillates by a few per cent at most (measured below)
   EXPECT_LT(worst, 0.05);
   // no drift: a secular growth would make slope * W comparable with worst; a tenth allows the scatter

@@ -1,8 +1,8 @@
-// The asynchronous variational integrator (lievi/integrators/avi) on the scalar wave equation, against things it
-// does not compute itself: lievi's synchronous staggered stepper (field::StaggeredStepper on models::Wave) with
-// all steps equal, d'Alembert's solution on a graded mesh (order measured as a log-log slope), a synchronous
-// leapfrog written in tests/avi/avi_support.hpp on a fine mesh, the conservation of linear momentum, and the
-// energy over 10^6 segment updates.
+// The asynchronous variational integrator (lievi/integrators/avi) on the scalar wave equation, against things
+// it does not compute itself: lievi's synchronous staggered stepper (field::StaggeredStepper on models::Wave)
+// with all steps equal, d'Alembert's solution on a graded mesh (order measured as a log-log slope), a
+// synchronous leapfrog written in tests/avi/avi_support.hpp on a fine mesh, the conservation of linear
+// momentum, and the energy over 10^6 segment updates.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,19 +18,21 @@
 #include "support/convergence.hpp"
 
 using namespace lievi::integrators::avi;
+using avi_test::graded;
+using avi_test::GradedMesh;
 using lievi::field::End;
 using lievi::field::Grid;
 using lievi::field::Layout;
 using lievi::field::NodeField;
 using lievi::field::NodeIndex;
-using avi_test::graded;
-using avi_test::GradedMesh;
 
 namespace {
 
 using WaveAvi = Avi<WaveSegments>;
 
-double pulse(double s) { return std::exp(-std::pow((s - 0.3) / 0.05, 2)); }
+double pulse(double s) {
+  return std::exp(-std::pow((s - 0.3) / 0.05, 2));
+}
 
 /// The AVI on a graded mesh with steps fraction * (own limit), snapped to h_max 2^-k.
 WaveAvi graded_avi(const GradedMesh& g, End ends, double fraction, double h_max, Queue q = Queue::heap) {
@@ -46,8 +48,9 @@ WaveAvi graded_avi(const GradedMesh& g, End ends, double fraction, double h_max,
 
 }  // namespace
 
-// With every h_e = dt the AVI is lievi's synchronous stepper (exact variant, half start) on the same grid: the
-// positions at t_n and the pre-velocities zeta^{n-1/2} = p(t_n^-)/m agree to round-off, on the three layouts.
+// With every h_e = dt the AVI is lievi's synchronous stepper (exact variant, half start) on the same grid:
+// the positions at t_n and the pre-velocities zeta^{n-1/2} = p(t_n^-)/m agree to round-off, on the three
+// layouts.
 TEST(AviWave, EqualStepsReproduceTheSynchronousStepper) {
   struct Case {
     Layout layout;
@@ -112,11 +115,12 @@ TEST(AviWave, EqualStepsReproduceTheSynchronousStepper) {
   }
 }
 
-// Unequal, non-dyadic steps (random fractions of each segment's own limit) on a free-free stepped section: the
-// total momentum sum_a p_a is kept to round-off (each update's two impulses are equal and opposite).
+// Unequal, non-dyadic steps (random fractions of each segment's own limit) on a free-free stepped section:
+// the total momentum sum_a p_a is kept to round-off (each update's two impulses are equal and opposite).
 TEST(AviWave, LinearMomentumKeptWithUnequalSteps) {
-  const GradedMesh g = graded(64, 0.5, 0.625, 4, [](double s) { return s < 0.4 ? 1.0 : 3.0; },
-                              [](double s) { return s < 0.4 ? 1.0 : 0.5; });
+  const GradedMesh g = graded(
+      64, 0.5, 0.625, 4, [](double s) { return s < 0.4 ? 1.0 : 3.0; },
+      [](double s) { return s < 0.4 ? 1.0 : 0.5; });
   WaveSegments model(g.ds, g.kappa, g.rho);
   const Mesh mesh = Mesh::dual_cells(segment_masses(model), End::free, End::free);
   std::mt19937 rng(7);
@@ -147,12 +151,13 @@ TEST(AviWave, LinearMomentumKeptWithUnequalSteps) {
 }
 
 // Energy over 10^6 segment updates on a small stepped, refined mesh with steps 1 : 1/2 : 1/4 of h_max (each a
-// fraction 0.6 of its own limit, snapped): the energy oscillates (O(h^2) about the exact one) but does not drift.
-// Drift test: the slope of the per-window maxima of |E - E0| over the run, times the run's length, is a small
-// fraction of the oscillation itself.
+// fraction 0.6 of its own limit, snapped): the energy oscillates (O(h^2) about the exact one) but does not
+// drift. Drift test: the slope of the per-window maxima of |E - E0| over the run, times the run's length, is
+// a small fraction of the oscillation itself.
 TEST(AviWave, EnergyBoundedWithoutDriftOverAMillionUpdates) {
-  const GradedMesh g = graded(16, 0.5, 0.75, 4, [](double s) { return s < 0.25 ? 1.0 : 2.0; },
-                              [](double s) { return s < 0.25 ? 1.0 : 3.0; });
+  const GradedMesh g = graded(
+      16, 0.5, 0.75, 4, [](double s) { return s < 0.25 ? 1.0 : 2.0; },
+      [](double s) { return s < 0.25 ? 1.0 : 3.0; });
   WaveSegments model(g.ds, g.kappa, g.rho);
   const Mesh mesh = Mesh::dual_cells(segment_masses(model), End::free, End::free);
   WaveAvi avi(model, mesh, stable_steps(model, model.n_segments(), 0.6, true));
@@ -212,7 +217,8 @@ TEST(AviWave, EnergyBoundedWithoutDriftOverAMillionUpdates) {
 TEST(AviWave, SecondOrderToDAlembertOnAGradedMesh) {
   std::vector<double> hs, errs;
   for (int N : {32, 64, 128, 256}) {
-    const GradedMesh g = graded(N, 0.5, 0.625, 4, [](double) { return 1.0; }, [](double) { return 1.0; });
+    const GradedMesh g = graded(
+        N, 0.5, 0.625, 4, [](double) { return 1.0; }, [](double) { return 1.0; });
     const double h_max = 0.5 / N;
     WaveAvi avi = graded_avi(g, End::free, 0.5, h_max);
     const double T = 0.5;
@@ -231,8 +237,8 @@ TEST(AviWave, SecondOrderToDAlembertOnAGradedMesh) {
 }
 
 // Second-order convergence to a fine synchronous reference on a tapered, graded section (rho and kappa vary
-// smoothly, a 4x refined region, clamped ends): the synchronous leapfrog of avi_support.hpp on the mesh refined
-// 2^5 times with the finest step everywhere; errors at the coarse nodes.
+// smoothly, a 4x refined region, clamped ends): the synchronous leapfrog of avi_support.hpp on the mesh
+// refined 2^5 times with the finest step everywhere; errors at the coarse nodes.
 TEST(AviWave, SecondOrderToAFineSynchronousReference) {
   auto rho = [](double s) { return 1.0 + 0.5 * s; };
   auto kappa = [](double s) { return 1.0 + s * s; };
@@ -277,11 +283,12 @@ TEST(AviWave, SecondOrderToAFineSynchronousReference) {
 
 // A small region (1/64 of the string) refined 16x, so that it needs a 16x smaller step: the AVI (bulk step
 // h, region step h/16) and the synchronous leapfrog (h/16 everywhere) reach the same accuracy against
-// d'Alembert's solution (clamped ends, odd reflections); the cost, counted in segment updates (deterministic),
-// is the sum over segments of T / h_e against (segments) T / (h/16).
+// d'Alembert's solution (clamped ends, odd reflections); the cost, counted in segment updates
+// (deterministic), is the sum over segments of T / h_e against (segments) T / (h/16).
 TEST(AviWave, SixteenTimesRefinedRegionSameAccuracyAtAFractionOfTheCost) {
   const int N = 256;
-  const GradedMesh g = graded(N, 0.5, 0.5 + 4.0 / N, 16, [](double) { return 1.0; }, [](double) { return 1.0; });
+  const GradedMesh g = graded(
+      N, 0.5, 0.5 + 4.0 / N, 16, [](double) { return 1.0; }, [](double) { return 1.0; });
   const double T = 0.5, h = 0.5 / N;
   WaveAvi avi = graded_avi(g, End::clamped, 0.5, h);
   avi.advance(T);
@@ -296,13 +303,15 @@ TEST(AviWave, SixteenTimesRefinedRegionSameAccuracyAtAFractionOfTheCost) {
     err_avi = std::max(err_avi, std::abs(u[a] - exact));
     err_sync = std::max(err_sync, std::abs(sync.u[a] - exact));
   }
-  // the counts: every segment of the region updates T/(h/16) times, the others T/h times (+1 start update each)
+  // the counts: every segment of the region updates T/(h/16) times, the others T/h times (+1 start update
+  // each)
   const long long n_fine = 4 * 16, n_coarse = static_cast<long long>(g.ds.size()) - n_fine;
   const long long steps = std::lround(T / h);
   EXPECT_EQ(avi.updates(), n_coarse * steps + n_fine * 16 * steps);
   const double cost = static_cast<double>(avi.updates()) / static_cast<double>(sync.segment_updates);
-  std::printf("error AVI %.3e, synchronous %.3e (ratio %.3f); segment updates AVI %lld, synchronous %lld: %.3f\n",
-              err_avi, err_sync, err_avi / err_sync, avi.updates(), sync.segment_updates, cost);
+  std::printf(
+      "error AVI %.3e, synchronous %.3e (ratio %.3f); segment updates AVI %lld, synchronous %lld: %.3f\n",
+      err_avi, err_sync, err_avi / err_sync, avi.updates(), sync.segment_updates, cost);
   // the same accuracy: within 20 % of the synchronous error (measured 12 %: both are dominated by the
   // bulk's O(ds^2) dispersion; the AVI adds the error of its step interfaces, docs/theory/avi.md "Accuracy",
   // which converges more slowly, so the margin is for this resolution)

@@ -10,13 +10,13 @@
 ///   p_a(t⁺) = p_a(t⁻) − w_e^k ∂V_e/∂x_a(x_a(t), x_b(t)),   p_b(t⁺) = p_b(t⁻) − w_e^k ∂V_e/∂x_b(...),
 ///   w_e^k = ½ (t_e^{k+1} − t_e^{k−1}) = h_e for k >= 1,  w_e^0 = h_e / 2 (the start: a velocity-Verlet half
 ///   kick, lievi's `start = "half"`),
-/// and nothing else changes a node's momentum. Updates are taken in time order from a queue (queue.hpp); equal
-/// times in segment order (heap) or level by level (calendar). With all h_e = h the updates of one time act
-/// on positions that all sit at that time, and the scheme is lievi's synchronous staggered leapfrog
+/// and nothing else changes a node's momentum. Updates are taken in time order from a queue (queue.hpp);
+/// equal times in segment order (heap) or level by level (calendar). With all h_e = h the updates of one time
+/// act on positions that all sit at that time, and the scheme is lievi's synchronous staggered leapfrog
 /// (field::StaggeredStepper on models::Wave, `exact` variant, `half` start), to round-off: the synchronous
-/// stepper forms each node's kick as (Δt/w)(Π_r − Π_l) from the difference of its two stresses, the AVI adds the
-/// two segments' impulses h Π_r and −h Π_l one at a time, so the operations differ and bitwise equality is not
-/// possible (tests/avi/test_avi_wave.cpp measures the difference).
+/// stepper forms each node's kick as (Δt/w)(Π_r − Π_l) from the difference of its two stresses, the AVI adds
+/// the two segments' impulses h Π_r and −h Π_l one at a time, so the operations differ and bitwise equality
+/// is not possible (tests/avi/test_avi_wave.cpp measures the difference).
 ///
 /// Time: when every step is h_max 2^{-k} (is_dyadic) the integrator counts time in integer ticks of
 /// h_max 2^{-K}, so equal-time updates of different segments coincide exactly and every drift is an exact
@@ -42,13 +42,17 @@ namespace lievi::integrators::avi {
 /// Scalar product of two points (double or Eigen vectors).
 template <class P>
 [[nodiscard]] inline double dot(const P& a, const P& b) {
-  if constexpr (std::is_arithmetic_v<P>) return a * b;
-  else return a.dot(b);
+  if constexpr (std::is_arithmetic_v<P>)
+    return a * b;
+  else
+    return a.dot(b);
 }
 template <class P>
 [[nodiscard]] inline P zero_point() {
-  if constexpr (std::is_arithmetic_v<P>) return P(0);
-  else return P::Zero();
+  if constexpr (std::is_arithmetic_v<P>)
+    return P(0);
+  else
+    return P::Zero();
 }
 
 template <class Model>
@@ -71,7 +75,8 @@ class Avi {
     inv_m_.resize(static_cast<std::size_t>(nn));
     for (std::ptrdiff_t a = 0; a < nn; ++a) {
       const auto s = static_cast<std::size_t>(a);
-      if (!mesh_.fixed[s] && !(mesh_.m[s] > 0.0)) throw std::invalid_argument("avi::Avi: node masses must be > 0");
+      if (!mesh_.fixed[s] && !(mesh_.m[s] > 0.0))
+        throw std::invalid_argument("avi::Avi: node masses must be > 0");
       inv_m_[s] = mesh_.fixed[s] ? 0.0 : 1.0 / mesh_.m[s];
     }
     x_.assign(static_cast<std::size_t>(nn), zero_point<Point>());
@@ -98,7 +103,8 @@ class Avi {
       n_[s] = 0;
     }
     updates_ = 0;
-    for (std::ptrdiff_t e = 0; e < ns; ++e) fire(e, 0.0, 0, 0.5 * clock_.steps()[static_cast<std::size_t>(e)]);
+    for (std::ptrdiff_t e = 0; e < ns; ++e)
+      fire(e, 0.0, 0, 0.5 * clock_.steps()[static_cast<std::size_t>(e)]);
     clock_.start();
   }
 
@@ -106,7 +112,9 @@ class Avi {
   long long advance(double T) {
     return clock_.advance(
         T, [this](std::ptrdiff_t e, double t, std::int64_t n, double w) { fire(e, t, n, w); },
-        [this](std::ptrdiff_t e0, std::ptrdiff_t e1, double t, std::int64_t n, double w) { fire_run(e0, e1, t, n, w); });
+        [this](std::ptrdiff_t e0, std::ptrdiff_t e1, double t, std::int64_t n, double w) {
+          fire_run(e0, e1, t, n, w);
+        });
   }
 
   /// Node positions at time T (after advance(T), every node's last update is at or before T): the ballistic
@@ -129,7 +137,8 @@ class Avi {
     const std::vector<Point>& y = positions_at(T);
     double v = 0.0;
     for (std::ptrdiff_t e = 0; e < mesh_.n_segments(); ++e)
-      v += model_.energy(e, y[static_cast<std::size_t>(mesh_.first(e))], y[static_cast<std::size_t>(mesh_.second(e))]);
+      v += model_.energy(e, y[static_cast<std::size_t>(mesh_.first(e))],
+                         y[static_cast<std::size_t>(mesh_.second(e))]);
     return v;
   }
   /// E(T) = kinetic() + potential(T): with the momenta of the last updates before T.
@@ -140,11 +149,11 @@ class Avi {
     for (const Point& p : p_) P += p;
     return P;
   }
-  /// Σ_a x_a(T) × p_a about the origin (points in R^3; kept to round-off on a free mesh with rotation-invariant
-  /// potentials: an update's two impulses are along the chord x_b − x_a, and a drift keeps x × p).
-  [[nodiscard]] Eigen::Vector3d angular_momentum(double T) const
-    requires std::is_same_v<Point, Eigen::Vector3d>
-  {
+  /// Σ_a x_a(T) × p_a about the origin (points in R^3; kept to round-off on a free mesh with
+  /// rotation-invariant potentials: an update's two impulses are along the chord x_b − x_a, and a drift keeps
+  /// x × p).
+  [[nodiscard]] Eigen::Vector3d angular_momentum(
+      double T) const requires std::is_same_v<Point, Eigen::Vector3d> {
     const std::vector<Point>& y = positions_at(T);
     Eigen::Vector3d L = Eigen::Vector3d::Zero();
     for (std::size_t a = 0; a < p_.size(); ++a) L += y[a].cross(p_[a]);
@@ -185,8 +194,9 @@ class Avi {
   }
   /// The equal-time updates (t, tick n, weight w) of the consecutive segments [e0, e1), as fire() for each in
   /// segment order, with the same operations in the same order (so bitwise the same), in three sweeps that
-  /// vectorise: drift nodes e0 .. e1, the forces F_e, then the impulses −w F_e to the second nodes and +w F_e to
-  /// the first (a node between two segments of the run gets −w F_{e-1} and then +w F_e, as in segment order).
+  /// vectorise: drift nodes e0 .. e1, the forces F_e, then the impulses −w F_e to the second nodes and +w F_e
+  /// to the first (a node between two segments of the run gets −w F_{e-1} and then +w F_e, as in segment
+  /// order).
   void fire_run(std::ptrdiff_t e0, std::ptrdiff_t e1, double t, std::int64_t n, double w) {
     if (mesh_.periodic && e1 == mesh_.n_segments()) {  // the closing segment wraps to node 0: on its own
       if (e1 - 1 > e0) fire_run(e0, e1 - 1, t, n, w);
@@ -217,7 +227,7 @@ class Avi {
   EventClock clock_;
   std::vector<double> inv_m_;
   std::vector<Point> x_, p_;
-  std::vector<Point> F_;       ///< workspace of fire_run: w F_e
+  std::vector<Point> F_;      ///< workspace of fire_run: w F_e
   std::vector<double> free_;  ///< 0 at fixed nodes, 1 elsewhere
   mutable std::vector<Point> y_;
   std::vector<double> t_;

@@ -1,12 +1,13 @@
 #pragma once
 /// @file lievi/integrators/avi/beam_avi.hpp
-/// @brief The asynchronous variational integrator of the SE(3) beam (docs/theory/avi.md "The SE(3) beam"): the
-/// synchronous scheme's group increments, exact momentum transport and segment forces f⁻ = T⁻_B Π, f⁺ = T⁺_B Π
-/// (docs/theory/beam.md, `exact` variant), with per-segment time steps.
+/// @brief The asynchronous variational integrator of the SE(3) beam (docs/theory/avi.md "The SE(3) beam"):
+/// the synchronous scheme's group increments, exact momentum transport and segment forces f⁻ = T⁻_B Π, f⁺ =
+/// T⁺_B Π (docs/theory/beam.md, `exact` variant), with per-segment time steps.
 ///
 /// Node j keeps its configuration g_j, its post-momentum M_j (per unit length) and its time t_j. An update of
 /// segment e = (a, b) at time t with weight w (h_e, or h_e/2 at the start):
-///  1. drifts a and b to t: the free step of length Δt = t − t_j, i.e. solve T⁻_{Δt ζ}(𝕂ζ) = M_j for ζ (Newton,
+///  1. drifts a and b to t: the free step of length Δt = t − t_j, i.e. solve T⁻_{Δt ζ}(𝕂ζ) = M_j for ζ
+///  (Newton,
 ///     the synchronous local solve with this node's own Δt), g_j ← g_j τ(Δt ζ), M_j ← Ad*_{τ(Δt ζ)} M_j (the
 ///     pre-momentum of the new time); a drift of length 0 does nothing;
 ///  2. B = τ⁻¹(g_a⁻¹ g_b), γ = B/Δs_e, Π = ℙ(γ − E), M_a += (w/w_a) T⁻_B Π, M_b −= (w/w_b) T⁺_B Π.
@@ -31,8 +32,8 @@
 
 namespace lievi::integrators::avi {
 
-/// Per-segment stability limits of a beam with segment lengths ds[e]: h*_e = 2 / ω_e with ω_e the a-priori bound
-/// of models::omega_max_bound for P_e paired with the inertia of each of its two nodes (the larger).
+/// Per-segment stability limits of a beam with segment lengths ds[e]: h*_e = 2 / ω_e with ω_e the a-priori
+/// bound of models::omega_max_bound for P_e paired with the inertia of each of its two nodes (the larger).
 template <class Model>
 [[nodiscard]] std::vector<double> beam_step_limits(const Model& model, const std::vector<double>& ds) {
   std::vector<double> h;
@@ -67,11 +68,15 @@ class BeamAvi {
   /// The beam `model` (K per node, P and E per segment) on `mesh` (mesh.m holds the node weights w_j, the
   /// lengths they stand for), segment lengths ds, per-segment steps h.
   BeamAvi(Model model, Mesh mesh, std::vector<double> ds, std::vector<double> h, Options options = {})
-      : model_(std::move(model)), mesh_(std::move(mesh)), ds_(std::move(ds)), clock_(std::move(h), options.queue),
+      : model_(std::move(model)),
+        mesh_(std::move(mesh)),
+        ds_(std::move(ds)),
+        clock_(std::move(h), options.queue),
         opt_(options) {
     const std::ptrdiff_t ns = mesh_.n_segments(), nn = mesh_.n_nodes();
     if (mesh_.periodic) throw std::invalid_argument("avi::BeamAvi: periodic beams are not supported");
-    if (static_cast<std::ptrdiff_t>(ds_.size()) != ns || static_cast<std::ptrdiff_t>(clock_.steps().size()) != ns)
+    if (static_cast<std::ptrdiff_t>(ds_.size()) != ns ||
+        static_cast<std::ptrdiff_t>(clock_.steps().size()) != ns)
       throw std::invalid_argument("avi::BeamAvi: one ds and one step per segment");
     if (static_cast<std::ptrdiff_t>(model_.K_node.size()) != nn ||
         static_cast<std::ptrdiff_t>(model_.P_seg.size()) != ns)
@@ -89,11 +94,13 @@ class BeamAvi {
     yz_ = zeta_;
     reduced_.assign(static_cast<std::size_t>(nn), 0);
     if constexpr (requires { model_.has_reduced_solve(std::ptrdiff_t{0}); }) {
-      for (std::ptrdiff_t j = 0; j < nn; ++j) reduced_[static_cast<std::size_t>(j)] = model_.has_reduced_solve(j) ? 1 : 0;
+      for (std::ptrdiff_t j = 0; j < nn; ++j)
+        reduced_[static_cast<std::size_t>(j)] = model_.has_reduced_solve(j) ? 1 : 0;
     }
   }
 
-  /// g_j(0), ζ_j(0) (zero at fixed nodes): M_j = 𝕂_j ζ_j(0), then every segment's start update (weight h_e/2).
+  /// g_j(0), ζ_j(0) (zero at fixed nodes): M_j = 𝕂_j ζ_j(0), then every segment's start update (weight
+  /// h_e/2).
   void initialize(const std::vector<Config>& g0, const std::vector<Algebra>& zeta0) {
     const std::ptrdiff_t nn = mesh_.n_nodes();
     if (static_cast<std::ptrdiff_t>(g0.size()) != nn || static_cast<std::ptrdiff_t>(zeta0.size()) != nn)
@@ -161,9 +168,9 @@ class BeamAvi {
   [[nodiscard]] bool dyadic() const { return clock_.dyadic(); }
 
  private:
-  /// The free step of node a over dt from post-momentum M: ζ with T⁻_{dt ζ}(𝕂ζ) = M, from z: the model's reduced
-  /// solve where it has one (Cayley, isotropic translational inertia), else Newton with its block correction (the
-  /// synchronous stepper's solves). Returns false if it does not converge.
+  /// The free step of node a over dt from post-momentum M: ζ with T⁻_{dt ζ}(𝕂ζ) = M, from z: the model's
+  /// reduced solve where it has one (Cayley, isotropic translational inertia), else Newton with its block
+  /// correction (the synchronous stepper's solves). Returns false if it does not converge.
   bool solve(std::size_t a, const Algebra& M, double dt, Algebra& z, int& its, double& res) const {
     const auto j = static_cast<std::ptrdiff_t>(a);
     const double scale = opt_.tol * std::max(M.cwiseAbs().maxCoeff(), model_.momentum_scale);
@@ -228,7 +235,8 @@ class BeamAvi {
       int its = 0;
       double res = 0.0;
       Algebra z = zeta_[a];
-      if (!solve(a, M_[a], dt, z, its, res)) throw std::runtime_error("avi::BeamAvi: a probe's free step did not converge");
+      if (!solve(a, M_[a], dt, z, its, res))
+        throw std::runtime_error("avi::BeamAvi: a probe's free step did not converge");
       yz_[a] = z;
       yg_[a] = g_[a] * Model::Ret::tau(Algebra(dt * z));
     }

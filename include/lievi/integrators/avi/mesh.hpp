@@ -23,9 +23,9 @@ using field::End;
 
 /// Nodes (masses, fixed flags) and the segment connectivity of a chain.
 struct Mesh {
-  std::vector<double> m;      ///< lumped node masses m_a (> 0; ignored at fixed nodes)
-  std::vector<char> fixed;    ///< 1 where the node is held fixed (a clamped end)
-  bool periodic = false;      ///< segment n_nodes - 1 joins the last node to node 0
+  std::vector<double> m;    ///< lumped node masses m_a (> 0; ignored at fixed nodes)
+  std::vector<char> fixed;  ///< 1 where the node is held fixed (a clamped end)
+  bool periodic = false;    ///< segment n_nodes - 1 joins the last node to node 0
 
   [[nodiscard]] std::ptrdiff_t n_nodes() const { return static_cast<std::ptrdiff_t>(m.size()); }
   [[nodiscard]] std::ptrdiff_t n_segments() const { return periodic ? n_nodes() : n_nodes() - 1; }
@@ -37,7 +37,8 @@ struct Mesh {
   /// segment e; ends `free` or `clamped` (both `periodic` for a ring, rho_ds then has n_nodes entries).
   static Mesh dual_cells(const std::vector<double>& rho_ds, End left, End right) {
     const bool per = left == End::periodic;
-    if ((right == End::periodic) != per) throw std::invalid_argument("avi::Mesh: periodic must be given for both ends");
+    if ((right == End::periodic) != per)
+      throw std::invalid_argument("avi::Mesh: periodic must be given for both ends");
     if (left == End::prescribed || right == End::prescribed)
       throw std::invalid_argument("avi::Mesh: prescribed ends are not supported");
     const std::ptrdiff_t ns = static_cast<std::ptrdiff_t>(rho_ds.size());
@@ -48,7 +49,8 @@ struct Mesh {
     mesh.m.assign(static_cast<std::size_t>(nn), 0.0);
     mesh.fixed.assign(static_cast<std::size_t>(nn), 0);
     for (std::ptrdiff_t e = 0; e < ns; ++e) {
-      if (!(rho_ds[static_cast<std::size_t>(e)] > 0.0)) throw std::invalid_argument("avi::Mesh: segment masses must be > 0");
+      if (!(rho_ds[static_cast<std::size_t>(e)] > 0.0))
+        throw std::invalid_argument("avi::Mesh: segment masses must be > 0");
       mesh.m[static_cast<std::size_t>(mesh.first(e))] += 0.5 * rho_ds[static_cast<std::size_t>(e)];
       mesh.m[static_cast<std::size_t>(mesh.second(e))] += 0.5 * rho_ds[static_cast<std::size_t>(e)];
     }
@@ -57,8 +59,8 @@ struct Mesh {
     return mesh;
   }
 
-  /// The nodes of a field::Grid with density rho: m_j = rho w_j, clamped end nodes fixed. The segments are the
-  /// grid's stored ones (a free cell-layout end's ghost segment carries no stress and is left out).
+  /// The nodes of a field::Grid with density rho: m_j = rho w_j, clamped end nodes fixed. The segments are
+  /// the grid's stored ones (a free cell-layout end's ghost segment carries no stress and is left out).
   static Mesh from_grid(const field::Grid& grid, double rho) {
     if (grid.left() == End::prescribed || grid.right() == End::prescribed)
       throw std::invalid_argument("avi::Mesh: prescribed ends are not supported");
@@ -82,8 +84,9 @@ struct Mesh {
   return s;
 }
 
-/// Per-segment steps h_e = fraction * limit_e (limit_e the segment's own stability limit, model.step_limit(e));
-/// with `dyadic`, snapped down to h_max 2^{-k}, h_max = fraction * max_e limit_e (or the given h_max > 0).
+/// Per-segment steps h_e = fraction * limit_e (limit_e the segment's own stability limit,
+/// model.step_limit(e)); with `dyadic`, snapped down to h_max 2^{-k}, h_max = fraction * max_e limit_e (or
+/// the given h_max > 0).
 template <class Model>
 [[nodiscard]] std::vector<double> stable_steps(const Model& model, std::ptrdiff_t n_segments, double fraction,
                                                bool dyadic, double h_max = 0.0) {

@@ -38,7 +38,8 @@ struct WaveSegments {
   /// n uniform segments of length ds (lievi's Wave<1>{rho, kappa} on a uniform grid).
   static WaveSegments uniform(std::ptrdiff_t n, double ds, double kappa, double rho) {
     const auto s = static_cast<std::size_t>(n);
-    return WaveSegments(std::vector<double>(s, ds), std::vector<double>(s, kappa), std::vector<double>(s, rho));
+    return WaveSegments(std::vector<double>(s, ds), std::vector<double>(s, kappa),
+                        std::vector<double>(s, rho));
   }
   [[nodiscard]] std::ptrdiff_t n_segments() const { return static_cast<std::ptrdiff_t>(ds.size()); }
 
@@ -60,7 +61,9 @@ struct WaveSegments {
     return std::sqrt(kappa[static_cast<std::size_t>(e)] / rho[static_cast<std::size_t>(e)]);
   }
   /// h*_e = Δs_e / c_e.
-  [[nodiscard]] double step_limit(std::ptrdiff_t e) const { return ds[static_cast<std::size_t>(e)] / speed(e); }
+  [[nodiscard]] double step_limit(std::ptrdiff_t e) const {
+    return ds[static_cast<std::size_t>(e)] / speed(e);
+  }
   /// ρ_e Δs_e.
   [[nodiscard]] double mass(std::ptrdiff_t e) const {
     return rho[static_cast<std::size_t>(e)] * ds[static_cast<std::size_t>(e)];
@@ -105,7 +108,9 @@ struct ElasticString {
     return std::sqrt(k[static_cast<std::size_t>(e)] / rho[static_cast<std::size_t>(e)]);
   }
   /// h*_e = L_e / c_e.
-  [[nodiscard]] double step_limit(std::ptrdiff_t e) const { return L[static_cast<std::size_t>(e)] / speed(e); }
+  [[nodiscard]] double step_limit(std::ptrdiff_t e) const {
+    return L[static_cast<std::size_t>(e)] / speed(e);
+  }
   /// ρ_e L_e.
   [[nodiscard]] double mass(std::ptrdiff_t e) const {
     return rho[static_cast<std::size_t>(e)] * L[static_cast<std::size_t>(e)];

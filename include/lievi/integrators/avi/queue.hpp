@@ -21,8 +21,9 @@ enum class Queue {
 };
 
 /// A binary min-heap of the segments keyed by their next update time, ties broken by the segment index (so
-/// equal-time updates run in index order, deterministically). The top's key only ever increases (the segment's
-/// next update), so one sift-down per update keeps it a heap. Entries hold their key (no indirection).
+/// equal-time updates run in index order, deterministically). The top's key only ever increases (the
+/// segment's next update), so one sift-down per update keeps it a heap. Entries hold their key (no
+/// indirection).
 class EventHeap {
  public:
   struct Entry {
@@ -58,13 +59,15 @@ class EventHeap {
   }
 
  private:
-  [[nodiscard]] static bool before(const Entry& a, const Entry& b) { return a.t < b.t || (a.t == b.t && a.e < b.e); }
+  [[nodiscard]] static bool before(const Entry& a, const Entry& b) {
+    return a.t < b.t || (a.t == b.t && a.e < b.e);
+  }
   std::vector<Entry> heap_;
 };
 
 /// Segments grouped by dyadic level: level k holds the segments of step h_max 2^{-k}, firing every 2^{K-k}
-/// ticks (tick = h_max 2^{-K}, K the finest level), as runs of consecutive segment indices. At a tick, the levels
-/// fire from the finest to the coarsest, each run by run in segment order.
+/// ticks (tick = h_max 2^{-K}, K the finest level), as runs of consecutive segment indices. At a tick, the
+/// levels fire from the finest to the coarsest, each run by run in segment order.
 class LevelCalendar {
  public:
   struct Run {
@@ -107,10 +110,11 @@ class LevelCalendar {
   std::vector<Run> runs_;
 };
 
-/// The update times of the segments and the queue that orders them (docs/theory/avi.md "The event loop"): segment
-/// e updates at t_e^k = k h_e. When every step is h_max 2^{-k} (is_dyadic) time is also counted in integer ticks
-/// of h_max 2^{-K} (K the finest level): equal-time updates of different segments then coincide exactly, and
-/// the length of an interval between two update times is an exact multiple of the tick (`interval`).
+/// The update times of the segments and the queue that orders them (docs/theory/avi.md "The event loop"):
+/// segment e updates at t_e^k = k h_e. When every step is h_max 2^{-k} (is_dyadic) time is also counted in
+/// integer ticks of h_max 2^{-K} (K the finest level): equal-time updates of different segments then coincide
+/// exactly, and the length of an interval between two update times is an exact multiple of the tick
+/// (`interval`).
 class EventClock {
  public:
   EventClock() = default;
@@ -126,7 +130,8 @@ class EventClock {
       const double hm = *std::max_element(h_.begin(), h_.end());
       tick_ = std::ldexp(hm, -K);
       period_.resize(h_.size());
-      for (std::size_t e = 0; e < h_.size(); ++e) period_[e] = static_cast<std::int64_t>(std::llround(h_[e] / tick_));
+      for (std::size_t e = 0; e < h_.size(); ++e)
+        period_[e] = static_cast<std::int64_t>(std::llround(h_[e] / tick_));
     }
     k_.assign(h_.size(), 1);
   }
@@ -134,21 +139,24 @@ class EventClock {
   [[nodiscard]] bool dyadic() const { return dyadic_; }
   [[nodiscard]] double tick() const { return tick_; }
 
-  /// Schedule every segment's first regular update, t_e^1 = h_e (the start updates at t = 0 are the caller's).
+  /// Schedule every segment's first regular update, t_e^1 = h_e (the start updates at t = 0 are the
+  /// caller's).
   void start() {
     std::vector<double> keys(h_.size());
     for (std::size_t e = 0; e < h_.size(); ++e) {
       k_[e] = 1;
       keys[e] = h_[e];
     }
-    if (queue_ == Queue::heap) heap_ = EventHeap(keys);
-    else calendar_ = LevelCalendar(period_);
+    if (queue_ == Queue::heap)
+      heap_ = EventHeap(keys);
+    else
+      calendar_ = LevelCalendar(period_);
     tick_next_ = 1;
   }
   /// Call fire(e, t, n, w) for every update with t < T in time order (n: the tick of t for dyadic steps, else
-  /// 0; w = h_e, the update's weight); the calendar calls fire_run(e0, e1, t, n, w) instead for the equal-time
-  /// updates of a run of consecutive segments [e0, e1) (the same as fire for each in segment order). Returns
-  /// the number of updates.
+  /// 0; w = h_e, the update's weight); the calendar calls fire_run(e0, e1, t, n, w) instead for the
+  /// equal-time updates of a run of consecutive segments [e0, e1) (the same as fire for each in segment
+  /// order). Returns the number of updates.
   template <class Fire, class FireRun>
   long long advance(double T, Fire&& fire, FireRun&& fire_run) {
     long long count = 0;
