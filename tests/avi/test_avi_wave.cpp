@@ -291,6 +291,10 @@ TEST(AviWave, SixteenTimesRefinedRegionSameAccuracyAtAFractionOfTheCost) {
       N, 0.5, 0.5 + 4.0 / N, 16, [](double) { return 1.0; }, [](double) { return 1.0; });
   const double T = 0.5, h = 0.5 / N;
   WaveAvi avi = graded_avi(g, End::clamped, 0.5, h);
+  // the steps from the stability fraction are the region table "h in the bulk, h/16 in the refined region"
+  const std::ptrdiff_t r0 = N / 2, n_region = 4 * 16;
+  EXPECT_EQ(avi.steps(),
+            region_steps(static_cast<std::ptrdiff_t>(g.ds.size()), h, {{r0, r0 + n_region, h / 16}}));
   avi.advance(T);
   const auto& u = avi.positions_at(T);
   std::vector<double> u0;
