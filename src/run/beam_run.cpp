@@ -341,11 +341,13 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
   const auto t0 = Clock::now();
   check_beam(s);
   const bool checkpointing = !rows && (s.checkpoints() || options.stop_at > 0 || resume);
+  // a split field's other ranks (rows, no files) follow rank 0's checkpoint levels and read a resumed state
+  const bool follows_checkpoints = exchange && rows && (s.checkpoints() || options.stop_at > 0 || resume);
   const bool exp = s.retraction == config::Retraction::exp, type_ii = s.method == config::FieldMethod::type_ii;
   AnyStepper any = type_ii ? (exp ? AnyStepper(make<lie::Exp<SE3>, TypeII>(s)) : AnyStepper(make<lie::Cayley<SE3>, TypeII>(s)))
                            : (exp ? AnyStepper(make<lie::Exp<SE3>>(s)) : AnyStepper(make<lie::Cayley<SE3>>(s)));
   std::optional<io::OutputDir> dir;
-  if (resume)
+  if (resume && !rows)
     dir.emplace(io::OutputDir::reopen(out_dir));
   else if (checkpointing)
     dir.emplace(io::OutputDir::in_place(out_dir, options.force));
@@ -402,7 +404,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
         for (long long j : s.probes) row_nodes.push_back(static_cast<std::ptrdiff_t>(j));
         if (exchange) st.decompose(*exchange);  // this rank steps its block; the outputs gather the blocks
         std::optional<io::TableCsvWriter> csv;
-        if (resume)
+        if (resume && !rows)
           csv.emplace(tmp() / "series.csv", beam_series_columns(s), io::TableCsvWriter::Resume{});
         else if (!rows)
           csv.emplace(tmp() / "series.csv", beam_series_columns(s));
@@ -476,8 +478,8 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
           }
         };
         std::optional<Checkpointer> checkpoints;
-        if (checkpointing) {
-          checkpoints.emplace(tmp(), s, io::to_toml(s));
+        if (checkpointing || follows_checkpoints) {
+          checkpoints.emplace(checkpointing ? tmp() : out_dir, s, checkpointing ? io::to_toml(s) : std::string());
           checkpoints->stop_at(options.stop_at);
         }
         long long n0 = 0;
@@ -488,8 +490,9 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
         }
         const auto tb = Clock::now();
         for (long long n = n0; n <= s.steps; ++n) {
-          if (checkpoints && n > n0 && checkpoints->due(n)) {
-            checkpoints->write(n, s.time_at(n), state);
+          if (checkpoints && n > n0 && detail::checkpoint_due(*checkpoints, n, exchange)) {
+            st.gather(St::everything);  // a split field: its whole state on rank 0, which writes
+            if (checkpointing) checkpoints->write(n, s.time_at(n), state);
             if (checkpoints->stops_at(n)) {  // level n is written by the resumed run
               r.stopped = true;
               break;
@@ -648,7 +651,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
   r.integrate_s = integrate_s;
   if (r.stopped) {
     r.out_dir = out_dir;
-    dir->keep_for_resume();
+    if (dir) dir->keep_for_resume();  // (not on a split field's other ranks)
     r.total_s = seconds(Clock::now() - t0);
     return r;
   }
@@ -684,11 +687,8 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
 WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const RunOptions& options,
                        const ResumeFrom* resume) {
   if (!options.comm) return beam_path(s, out_dir, options, nullptr, resume);
-  // Under mpirun: the beam's nodes in blocks over the ranks (domain decomposition); rank 0 writes.
-  if (s.checkpoints() || options.stop_at > 0 || resume)
-    throw invalid_argument("mpirun", "",
-                           "a field split across ranks takes no checkpoints yet: leave output.checkpoint_every, "
-                           "output.checkpoint_wall and --stop-at out, or run without mpirun");
+  // Under mpirun: the beam's nodes in blocks over the ranks (domain decomposition); rank 0 writes, also the
+  // checkpoints, which every rank reads on resume (any rank count).
   check_beam(s);
   detail::CommExchange exchange(*options.comm, s.n_nodes());
   parallel::Comm& comm = *options.comm;
@@ -696,13 +696,14 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
     parallel::wait_for_work(comm);
     RunOptions o;
     o.progress = Progress::never;
+    o.stop_at = options.stop_at;
     std::vector<std::vector<double>> rows;
-    return beam_path(s, {}, o, &rows, nullptr, &exchange);
+    return beam_path(s, out_dir, o, &rows, resume, &exchange);
   }
-  io::check_output_dir(out_dir, options.force);
+  if (!resume) io::check_output_dir(out_dir, options.force);
   bool started = false;
   try {
-    return beam_path(s, out_dir, options, nullptr, nullptr, &exchange, [&] {
+    return beam_path(s, out_dir, options, nullptr, resume, &exchange, [&] {
       parallel::start_work(comm);
       started = true;
     });

@@ -6,6 +6,7 @@
 
 #include "lievi/field/exchange.hpp"
 #include "lievi/parallel/comm.hpp"
+#include "lievi/run/checkpoint.hpp"
 
 namespace lievi::run::detail {
 
@@ -27,5 +28,13 @@ class CommExchange final : public field::FieldExchange {
   parallel::Comm& comm_;
   std::vector<std::ptrdiff_t> cuts_;
 };
+
+/// Whether the checkpoint of level k is due, the same answer on every rank of a split field (`exchange` not
+/// null): the step rules give it everywhere; a wall-time rule is rank 0's clock, sent to the others.
+inline bool checkpoint_due(const Checkpointer& c, long long k, field::FieldExchange* exchange) {
+  const bool due = c.due(k);
+  if (!exchange || !c.by_wall()) return due;
+  return exchange->all_gather({exchange->rank() == 0 && due ? 1.0 : 0.0}).front() != 0.0;
+}
 
 }  // namespace lievi::run::detail

@@ -331,10 +331,11 @@ RunOutcome resume_run(const fs::path& dir, const std::vector<std::string>& overr
   }
   if (!issues.empty()) throw invalid_argument(std::move(issues));
   const ModelType& m = model_of(s);
-  if (options.comm && ensemble == 0)
+  if (options.comm && ensemble == 0 && m.name != "wave" && m.name != "beam")
     throw invalid_argument("mpirun", "",
-                           std::to_string(options.comm->size()) + " ranks resume an ensemble across ranks; a single "
-                           "run is not split across ranks: resume it without mpirun");
+                           std::to_string(options.comm->size()) + " ranks resume an ensemble, or a wave or beam "
+                           "field split across them; a " + m.name + " run is not split across ranks: resume it "
+                           "without mpirun");
   if (ensemble > 0) {
     const long long done = from.data.step, count = paths_run(ensemble, detail::ensemble_options_of(from.data, options));
     if (options.stop_at > 0 && (options.stop_at <= done || options.stop_at >= count))

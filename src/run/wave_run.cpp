@@ -175,8 +175,16 @@ WaveRunResult integrate_path(const io::WaveScenario& s, std::uint32_t path, Wave
         }
         ProgressLine line(s.steps, s.t_end, progress == Progress::automatic);
         for (long long n = n0; n <= s.steps; ++n) {
-          if (plan.checkpoints && n > n0 && plan.checkpoints->due(n)) {
-            plan.checkpoints->write(n, s.time_at(n), state);
+          if (plan.checkpoints && n > n0 && detail::checkpoint_due(*plan.checkpoints, n, plan.exchange)) {
+            if (st.decomposed()) {  // a split field: its whole state and last written level, on rank 0
+              st.gather(St::everything);
+              const auto [a, b] = st.block();
+              if (static_cast<std::ptrdiff_t>(phi_written.size()) == n_nodes) {
+                std::vector<double> all = st.exchange().gather(std::vector<double>(phi_written.begin() + a, phi_written.begin() + b));
+                if (st.writes_outputs()) phi_written = std::move(all);
+              }
+            }
+            if (st.writes_outputs()) plan.checkpoints->write(n, s.time_at(n), state);
             if (plan.checkpoints->stops_at(n)) {  // level n is written by the resumed run
               r.stopped = true;
               break;
@@ -397,16 +405,20 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
   // Under mpirun: the field's nodes in blocks over the ranks (domain decomposition); rank 0 writes.
   std::optional<detail::CommExchange> exchange;
   if (options.comm) {
-    if (s.checkpoints() || options.stop_at > 0 || resume)
-      throw invalid_argument("mpirun", "",
-                             "a field split across ranks takes no checkpoints yet: leave output.checkpoint_every, "
-                             "output.checkpoint_wall and --stop-at out, or run without mpirun");
     check_wave(s);
     exchange.emplace(*options.comm, s.n_nodes());
     if (options.comm->rank() != 0) {  // this rank's block, no outputs; rank 0 says when to start
       parallel::wait_for_work(*options.comm);
       Recorder none(s.probes);
+      // the checkpoints' levels (rank 0 writes them) and a resumed run's state (every rank reads it)
+      std::optional<Checkpointer> levels;
+      if (s.checkpoints() || options.stop_at > 0 || resume) {
+        levels.emplace(out_dir, s, std::string());
+        levels->stop_at(options.stop_at);
+      }
       WaveCheckpoints plan;
+      plan.checkpoints = levels ? &*levels : nullptr;
+      plan.resume = resume;
       plan.exchange = &*exchange;
       return integrate_path(s, s.path, none, Progress::never, plan);
     }

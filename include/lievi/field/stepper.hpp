@@ -403,7 +403,8 @@ class StaggeredStepper {
     velocities = 2u,      ///< zeta_j^{n+1/2}
     pre_momenta = 4u,     ///< M~_j (non-abelian models)
     strains = 8u,         ///< gamma_{j+1/2}
-    everything = 15u
+    group_increments = 16u,  ///< A_j (where kept: increments())
+    everything = 31u      ///< the state a checkpoint holds
   };
   /// Decomposed: make the chosen fields of every block current on block 0, the process that writes the
   /// outputs (the others keep their own blocks). Nothing to do for an undivided field.
@@ -417,6 +418,7 @@ class StaggeredStepper {
     if (which & velocities) nodes.push_back(reinterpret_cast<double*>(zeta_.data())), width.push_back(ka);
     if constexpr (!Model::is_abelian)
       if (which & pre_momenta) nodes.push_back(reinterpret_cast<double*>(Mt_.data())), width.push_back(ka);
+    if (which & group_increments) nodes.push_back(reinterpret_cast<double*>(A_.data())), width.push_back(ka);
     auto* y = (which & strains) ? reinterpret_cast<double*>(gamma_.data()) : nullptr;
     const auto [s0, s1] = owned(ex_->rank(), grid_.n_segments());
     std::vector<double> mine;

@@ -51,6 +51,8 @@ class Checkpointer {
     finish(d);
   }
   [[nodiscard]] long long written() const { return written_; }
+  /// Whether checkpoints are also due by wall time (output.checkpoint_wall).
+  [[nodiscard]] bool by_wall() const { return wall_ > 0.0; }
 
  private:
   static std::string lines(const std::vector<std::string>& v) {
