@@ -31,6 +31,7 @@
 #include <type_traits>
 
 #include "lievi/core/error.hpp"
+#include "lievi/core/state_io.hpp"
 #include "lievi/integrators/ddb.hpp"
 #include "lievi/integrators/rigid_body_stepper.hpp"
 #include "lievi/lie/bernoulli.hpp"
@@ -314,6 +315,13 @@ class DDBGroup {
   solve::NewtonOptions newton_;
   Vec c_ = Vec::Zero();   ///< Kahan residue of mu, carried across steps
   Vec xi_ = Vec::Zero();  ///< xi of the last step
+
+ public:
+  /// The carried state (checkpoints): the Kahan residue and the last xi.
+  void state(StateIO& a) {
+    a("c", c_);
+    a("xi", xi_);
+  }
 };
 
 using DDBKirchhoffCayley = DDBGroup<lie::SE3, lie::Cayley<lie::SE3>>;

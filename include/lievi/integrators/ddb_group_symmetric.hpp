@@ -158,6 +158,20 @@ class DDBGroupSymmetric {
   Vec xi_k_ = Vec::Zero();
   Vec xi_km1_ = Vec::Zero();
   bool have_xi_ = false;
+
+ public:
+  /// The carried state (checkpoints): the recursion's mu~_k and g_k, h, the Kahan residue, xi_k, xi_{k-1}.
+  void state(StateIO& a) {
+    a("mu_tilde", s_.mu);
+    typename G::Embedding g = s_.g.matrix();  // the group element by its matrix (SO3 has no StateDoubles)
+    a("g", g);
+    if (a.restoring()) s_.g = G(g);
+    a("h", h_);
+    a("c", c_);
+    a("xi_k", xi_k_);
+    a("xi_km1", xi_km1_);
+    a("have_xi", have_xi_);
+  }
 };
 
 }  // namespace lievi::integrators
