@@ -1,14 +1,14 @@
 // Nonholonomic variational integrators (issue 29, "Nonholonomic systems"): ns per step of the discrete
 // Lagrange–d'Alembert step (lievi::integrators::del::nonholonomic_step, midpoint discrete constraint) on the
-// Chaplygin sleigh (n = 3, m = 1) and the vertical rolling disk (n = 4, m = 2), midpoint Ld, with and without the
-// node momentum projection (NonholonomicOptions::project_momentum). The Lagrangian and A(q) are differentiated by
-// AD (the user writes L and A only).
+// Chaplygin sleigh (n = 3, m = 1) and the vertical rolling disk (n = 4, m = 2), midpoint Ld, with and without
+// the node momentum projection (NonholonomicOptions::project_momentum). The Lagrangian and A(q) are
+// differentiated by AD (the user writes L and A only).
 //
-// Names: Nonholonomic/<system>/<projection>. One iteration = one step from the state the previous iteration left;
-// counters "ns_per_step" and "newton_per_step". Sleigh m = 1, I = 0.1, a = 0.5 from theta = 0.3, v = 0.5,
-// omega = 1 (the run settles on a straight line after ~10 time units; the state is reset every 1000 steps so
-// that the turning phase is timed); disk m = 1.3, R = 0.7, uniform (I = m R^2/2, J = m R^2/4), Omega = 2,
-// omega = 0.8. h = 0.01.
+// Names: Nonholonomic/<system>/<projection>. One iteration = one step from the state the previous iteration
+// left; counters "ns_per_step" and "newton_per_step". Sleigh m = 1, I = 0.1, a = 0.5 from theta = 0.3, v =
+// 0.5, omega = 1 (the run settles on a straight line after ~10 time units; the state is reset every 1000
+// steps so that the turning phase is timed); disk m = 1.3, R = 0.7, uniform (I = m R^2/2, J = m R^2/4), Omega
+// = 2, omega = 0.8. h = 0.01.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -41,14 +41,15 @@ void run(benchmark::State& state, const Model& model, const DelState<Model::dim>
     benchmark::DoNotOptimize(x);
   }
   state.counters["newton_per_step"] = steps ? static_cast<double>(newton) / static_cast<double>(steps) : 0.0;
-  state.counters["ns_per_step"] =
-      benchmark::Counter(static_cast<double>(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_step"] = benchmark::Counter(
+      static_cast<double>(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 DelState<3> sleigh_start(const ChaplyginSleigh& s) {
   const double th = 0.3, v = 0.5, w = 1.0;
-  return nonholonomic_state(s, Vec<3>(0.0, 0.0, th),
-                            Vec<3>(v * std::cos(th) - s.a * w * std::sin(th), v * std::sin(th) + s.a * w * std::cos(th), w));
+  return nonholonomic_state(
+      s, Vec<3>(0.0, 0.0, th),
+      Vec<3>(v * std::cos(th) - s.a * w * std::sin(th), v * std::sin(th) + s.a * w * std::cos(th), w));
 }
 
 VerticalRollingDisk make_disk() {

@@ -1,15 +1,17 @@
-// The rolling disk free to tilt (models/nonholonomic.hpp, RollingDisk) under the discrete Lagrange–d'Alembert step:
-// against the closed-form steady circular motion (order measured), against the vertical disk when it rolls upright
-// in a straight line, energy (order 2, bounded with no drift) and constraints at round-off on a nutating motion,
-// and the Newton Jacobian of this q-dependent Lagrangian against central differences.
+// The rolling disk free to tilt (models/nonholonomic.hpp, RollingDisk) under the discrete Lagrange–d'Alembert
+// step: against the closed-form steady circular motion (order measured), against the vertical disk when it
+// rolls upright in a straight line, energy (order 2, bounded with no drift) and constraints at round-off on a
+// nutating motion, and the Newton Jacobian of this q-dependent Lagrangian against central differences.
 //
-// Steady motion (derived here from the Lagrange–d'Alembert equations of L and A in the header, with theta = theta0,
-// phi = phi0 + Omega t, psi = w t, and the contact point on the circle x = (R w / Omega) sin(phi), ...: the x, y
-// rows fix the multipliers, the phi and psi rows vanish identically, and the theta row is the condition)
-//     (I + m R^2) Omega cos(theta0) (w - Omega sin theta0) = m g R sin theta0 - J Omega^2 sin theta0 cos theta0.
-// With theta0 = 0.2, Omega = 0.5 (uniform disk m = 1, R = 0.5) the spin is w = 5.39 and the motion is stable (a
-// perturbation of thetadot stays a bounded nutation); at larger Omega and small spin it is unstable and a test of
-// the closed form over long times would measure the instability, not the scheme.
+// Steady motion (derived here from the Lagrange–d'Alembert equations of L and A in the header, with
+// theta = theta0, phi = phi0 + Omega t, psi = w t, and the contact point on the circle
+// x = (R w / Omega) sin(phi), ...: the x, y rows fix the multipliers, the phi and psi rows vanish
+// identically, and the theta row is the condition)
+//     (I + m R^2) Omega cos(theta0) (w - Omega sin theta0)
+//         = m g R sin theta0 - J Omega^2 sin theta0 cos theta0.
+// With theta0 = 0.2, Omega = 0.5 (uniform disk m = 1, R = 0.5) the spin is w = 5.39 and the motion is stable
+// (a perturbation of thetadot stays a bounded nutation); at larger Omega and small spin it is unstable and a
+// test of the closed form over long times would measure the instability, not the scheme.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -43,7 +45,8 @@ struct Steady {
   double theta0 = 0.2, Omega = 0.5, phi0 = 0.1, w = 0.0;
   explicit Steady(const RollingDisk& d) {
     const double s = std::sin(theta0), c = std::cos(theta0);
-    w = Omega * s + (d.m * d.g * d.R * s - d.J * Omega * Omega * s * c) / ((d.I + d.m * d.R * d.R) * Omega * c);
+    w = Omega * s +
+        (d.m * d.g * d.R * s - d.J * Omega * Omega * s * c) / ((d.I + d.m * d.R * d.R) * Omega * c);
   }
   [[nodiscard]] Vec<5> q(const RollingDisk& d, double t) const {
     const double r = d.R * w / Omega, phi = phi0 + Omega * t;
@@ -55,7 +58,8 @@ struct Steady {
 };
 
 template <class Method>
-std::vector<double> steady_errors(const RollingDisk& d, const Steady& s, const std::vector<double>& hs, double T) {
+std::vector<double> steady_errors(const RollingDisk& d, const Steady& s, const std::vector<double>& hs,
+                                  double T) {
   std::vector<double> e;
   for (const double h : hs) {
     DelState<5> x = nonholonomic_state(d, s.q(d, 0.0), s.qdot(d));
@@ -84,7 +88,8 @@ TEST(RollingDisk, SteadyCircularMotionSecondOrder) {
   ASSERT_EQ(et.size(), hs.size());
   for (const auto* e : {&em, &et}) {
     const double p = lievi::test::fitted_order(hs, *e);
-    std::printf("tilting disk, steady motion:\n%s  fitted order %.3f\n", lievi::test::order_table(hs, *e).c_str(), p);
+    std::printf("tilting disk, steady motion:\n%s  fitted order %.3f\n",
+                lievi::test::order_table(hs, *e).c_str(), p);
     // 0.1: three halvings of an O(h^2) error with an O(h^4) remainder (measured pairwise 2.00)
     EXPECT_NEAR(p, 2.0, 0.1) << lievi::test::order_table(hs, *e);
     // and small: a wrong steady-state condition (e.g. a sign of J) leaves an O(1e-2 .. 1) error at T = 10
@@ -92,8 +97,8 @@ TEST(RollingDisk, SteadyCircularMotionSecondOrder) {
   }
 }
 
-// Upright (theta = 0) in a straight line (phidot = 0) the tilting disk is the vertical disk: the two models, with
-// (x, y, psi, phi) <-> (x, y, theta, phi), give the same steps to round-off.
+// Upright (theta = 0) in a straight line (phidot = 0) the tilting disk is the vertical disk: the two models,
+// with (x, y, psi, phi) <-> (x, y, theta, phi), give the same steps to round-off.
 TEST(RollingDisk, UprightStraightEqualsVerticalDisk) {
   const RollingDisk d = make_disk();
   VerticalRollingDisk v;
@@ -102,24 +107,27 @@ TEST(RollingDisk, UprightStraightEqualsVerticalDisk) {
   v.I = d.I;
   v.J = d.J;
   const double phi = 0.4, spin = 5.0, h = 0.02;
-  DelState<5> a = nonholonomic_state(d, Vec<5>(0.1, -0.2, 0.0, phi, 0.3),
-                                     Vec<5>(d.R * spin * std::cos(phi), d.R * spin * std::sin(phi), 0.0, 0.0, spin));
-  DelState<4> b = nonholonomic_state(v, Vec<4>(0.1, -0.2, 0.3, phi),
-                                     Vec<4>(d.R * spin * std::cos(phi), d.R * spin * std::sin(phi), spin, 0.0));
+  DelState<5> a =
+      nonholonomic_state(d, Vec<5>(0.1, -0.2, 0.0, phi, 0.3),
+                         Vec<5>(d.R * spin * std::cos(phi), d.R * spin * std::sin(phi), 0.0, 0.0, spin));
+  DelState<4> b =
+      nonholonomic_state(v, Vec<4>(0.1, -0.2, 0.3, phi),
+                         Vec<4>(d.R * spin * std::cos(phi), d.R * spin * std::sin(phi), spin, 0.0));
   for (int k = 1; k <= 200; ++k) {
     ASSERT_TRUE(nonholonomic_step<Midpoint>(d, a, h).converged);
     ASSERT_TRUE(nonholonomic_step<Midpoint>(v, b, h).converged);
     const Vec<4> qa(a.q(0), a.q(1), a.q(4), a.q(3));
     // 4 k eps |q|: one rounding of size eps |q| per step in each run
-    ASSERT_LT((qa - b.q).lpNorm<Eigen::Infinity>(), 4.0 * k * eps * (1.0 + b.q.lpNorm<Eigen::Infinity>())) << k;
-    // the upright disk does not tilt (theta -> -theta symmetry; spin 5 > sqrt(g / 3R) = 2.6, the upright disk is
-    // stable): theta is only Newton round-off, accumulating at most ~eps per step
+    ASSERT_LT((qa - b.q).lpNorm<Eigen::Infinity>(), 4.0 * k * eps * (1.0 + b.q.lpNorm<Eigen::Infinity>()))
+        << k;
+    // the upright disk does not tilt (theta -> -theta symmetry; spin 5 > sqrt(g / 3R) = 2.6, the upright disk
+    // is stable): theta is only Newton round-off, accumulating at most ~eps per step
     ASSERT_LT(std::abs(a.q(2)), 4.0 * k * eps) << "the upright disk must not tilt";
   }
 }
 
-// A nutating motion (the steady motion with thetadot0 = 0.3): energy error O(h^2), and over 1e4 steps (h = 0.01)
-// bounded with no drift; constraints at round-off.
+// A nutating motion (the steady motion with thetadot0 = 0.3): energy error O(h^2), and over 1e4 steps (h =
+// 0.01) bounded with no drift; constraints at round-off.
 TEST(RollingDisk, NutationEnergyBoundedNoDriftConstraintsAtRoundOff) {
   const RollingDisk d = make_disk();
   const Steady s(d);
@@ -158,11 +166,13 @@ TEST(RollingDisk, NutationEnergyBoundedNoDriftConstraintsAtRoundOff) {
     ASSERT_TRUE(nonholonomic_step<Midpoint>(d, x, h).converged);
     const auto b = static_cast<std::size_t>((k - 1) / 1000);
     window[b] = std::max(window[b], std::abs(node_energy(x) - E0));
-    c_discrete = std::max(c_discrete, discrete_constraint_residual(d, qk, x.q) /
-                                          ((1.0 + d.R) * (qk.lpNorm<Eigen::Infinity>() + x.q.lpNorm<Eigen::Infinity>())));
+    c_discrete = std::max(c_discrete,
+                          discrete_constraint_residual(d, qk, x.q) /
+                              ((1.0 + d.R) * (qk.lpNorm<Eigen::Infinity>() + x.q.lpNorm<Eigen::Infinity>())));
     Vec<5> v = Vec<5>::Zero();
     velocity_from_momentum(d, x.q, x.p, v);
-    c_node = std::max(c_node, velocity_constraint_residual(d, x.q, x.p) / ((1.0 + d.R) * v.lpNorm<Eigen::Infinity>()));
+    c_node = std::max(
+        c_node, velocity_constraint_residual(d, x.q, x.p) / ((1.0 + d.R) * v.lpNorm<Eigen::Infinity>()));
   }
   // least-squares slope of the window maxima per window, relative to their mean
   const double mx = 4.5;
@@ -173,11 +183,12 @@ TEST(RollingDisk, NutationEnergyBoundedNoDriftConstraintsAtRoundOff) {
     sxx += (i - mx) * (i - mx);
   }
   const double slope = sxy / sxx / my;
-  std::printf("tilting disk 1e4 steps: window max |E - E0| first %.3e last %.3e, relative slope per window %.2e; "
-              "discrete constraint %.2e, node constraint %.2e\n",
-              window.front(), window.back(), slope, c_discrete, c_node);
-  // bounded: every window within 20 % of the first (a drift of even 1e-3 relative per window over 10 windows would
-  // still pass, so the slope test below is the sharp one)
+  std::printf(
+      "tilting disk 1e4 steps: window max |E - E0| first %.3e last %.3e, relative slope per window %.2e; "
+      "discrete constraint %.2e, node constraint %.2e\n",
+      window.front(), window.back(), slope, c_discrete, c_node);
+  // bounded: every window within 20 % of the first (a drift of even 1e-3 relative per window over 10 windows
+  // would still pass, so the slope test below is the sharp one)
   for (double w : window) EXPECT_LT(std::abs(w - window.front()), 0.2 * window.front());
   // no drift: the window maxima change by less than 0.5 % of their size per window (measured ~3e-4, from the
   // quasi-periodic beating of nutation and heading)
@@ -187,8 +198,9 @@ TEST(RollingDisk, NutationEnergyBoundedNoDriftConstraintsAtRoundOff) {
   EXPECT_LT(c_node, 4.0 * eps);
 }
 
-// The Newton Jacobian of this q-dependent Lagrangian (gyroscopic and gravity terms) against central differences,
-// both discrete Lagrangians (relative 1e-7: central differences with d = 1e-6 are good to ~1e-9 relative here).
+// The Newton Jacobian of this q-dependent Lagrangian (gyroscopic and gravity terms) against central
+// differences, both discrete Lagrangians (relative 1e-7: central differences with d = 1e-6 are good to ~1e-9
+// relative here).
 TEST(RollingDisk, JacobianMatchesFiniteDifferences) {
   const RollingDisk d = make_disk();
   const Steady s(d);
@@ -216,7 +228,8 @@ TEST(RollingDisk, JacobianMatchesFiniteDifferences) {
         res(zm, Fm, Jd);
         Jfd.col(j) = (Fp - Fm) / (2.0 * dz);
       }
-      EXPECT_LT((J - Jfd).cwiseAbs().maxCoeff() / J.cwiseAbs().maxCoeff(), 1e-7) << "h " << h << " method " << method;
+      EXPECT_LT((J - Jfd).cwiseAbs().maxCoeff() / J.cwiseAbs().maxCoeff(), 1e-7)
+          << "h " << h << " method " << method;
     }
   }
 }

@@ -1,7 +1,7 @@
-// The Chaplygin sleigh (models/nonholonomic.hpp) under the discrete Lagrange–d'Alembert step with the midpoint
-// discrete constraint (integrators/del/nonholonomic.hpp): against its closed-form solution (order measured as a
-// log-log slope), the discrete constraint and the velocity constraint at the nodes over 1e5 steps, and energy
-// (order 2 error, no drift).
+// The Chaplygin sleigh (models/nonholonomic.hpp) under the discrete Lagrange–d'Alembert step with the
+// midpoint discrete constraint (integrators/del/nonholonomic.hpp): against its closed-form solution (order
+// measured as a log-log slope), the discrete constraint and the velocity constraint at the nodes over 1e5
+// steps, and energy (order 2 error, no drift).
 //
 // Closed form (derived here). q = (x, y, theta), (x, y) the centre of mass, blade at distance a behind it;
 // v = e1 . (xdot, ydot), omega = thetadot, J = I + m a^2. The reduced equations v' = a omega^2,
@@ -9,11 +9,13 @@
 //     v' = (a m / J)(v_inf^2 - v^2),  v_inf = sqrt(2E/m)   =>   v(t) = v_inf tanh(k t + c),
 // k = a m v_inf / J, c = atanh(v0 / v_inf). Then omega'/omega = -k tanh(k t + c) gives
 //     omega(t) = omega0 cosh(c) / cosh(k t + c),
-//     theta(t) = theta0 + (omega0 cosh(c) / k) [atan(sinh(k t + c)) - atan(sinh(c))]   (int sech = atan sinh).
+//     theta(t) = theta0 + (omega0 cosh(c) / k) [atan(sinh(k t + c)) - atan(sinh(c))]
+// (since the integral of sech is atan sinh).
 // The centre of mass moves with (xdot, ydot) = v e1 + a omega e2 (the contact point moves along e1), so
 //     x(t) = x0 + int_0^t v cos(theta) ds + a (cos theta(t) - cos theta0),
 //     y(t) = y0 + int_0^t v sin(theta) ds + a (sin theta(t) - sin theta0),
-// the integrals by composite 5-point Gauss–Legendre quadrature of the closed-form integrand (error < 1e-14 here).
+// the integrals by composite 5-point Gauss–Legendre quadrature of the closed-form integrand (error < 1e-14
+// here).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -90,8 +92,8 @@ double sleigh_energy(const ChaplyginSleigh& s, const Vec<3>& qd) {
 
 }  // namespace
 
-// theta, (x, y), v and omega at T = 4 against the closed form for h = 0.04 ... 0.005; the scheme is second order
-// in every one (the momentum with the node projection, NonholonomicOptions::project_momentum).
+// theta, (x, y), v and omega at T = 4 against the closed form for h = 0.04 ... 0.005; the scheme is second
+// order in every one (the momentum with the node projection, NonholonomicOptions::project_momentum).
 TEST(ChaplyginSleigh, ClosedFormSolutionSecondOrder) {
   const SleighExact ex(kSleigh, 0.2, -0.1, 0.3, 0.5, 1.0);
   ASSERT_LT(std::abs(ex.v0), ex.v_inf);
@@ -119,18 +121,19 @@ TEST(ChaplyginSleigh, ClosedFormSolutionSecondOrder) {
   const std::vector<double>* errs[5] = {&e_theta, &e_pos, &e_v, &e_omega, &e_energy};
   for (int i = 0; i < 5; ++i) {
     const double p = lievi::test::fitted_order(hs, *errs[i]);
-    std::printf("sleigh %s:\n%s  fitted order %.3f\n", names[i], lievi::test::order_table(hs, *errs[i]).c_str(), p);
+    std::printf("sleigh %s:\n%s  fitted order %.3f\n", names[i],
+                lievi::test::order_table(hs, *errs[i]).c_str(), p);
     // 0.1: four halvings of an O(h^2) error with an O(h^4) remainder (the pairwise orders are 1.99-2.01)
     EXPECT_NEAR(p, 2.0, 0.1) << names[i] << "\n" << lievi::test::order_table(hs, *errs[i]);
   }
-  // the error is small in absolute terms too: h = 0.01 errors are ~1e-7 .. 6e-7 (a wrong closed form or a wrong
-  // sign of a would give O(1) errors with any slope)
+  // the error is small in absolute terms too: h = 0.01 errors are ~1e-7 .. 6e-7 (a wrong closed form or a
+  // wrong sign of a would give O(1) errors with any slope)
   EXPECT_LT(e_pos[2], 1e-5);
   EXPECT_LT(e_omega[2], 1e-5);
 }
 
-// Without the node projection the trajectory is the same but p_k = D2 Ld(q_{k-1}, q_k) is the one-sided momentum:
-// omega from it is first order (it is the mean of omega over [t_{k-1}, t_k], off by (h/2) omega').
+// Without the node projection the trajectory is the same but p_k = D2 Ld(q_{k-1}, q_k) is the one-sided
+// momentum: omega from it is first order (it is the mean of omega over [t_{k-1}, t_k], off by (h/2) omega').
 TEST(ChaplyginSleigh, OneSidedMomentumIsFirstOrderSameTrajectory) {
   const SleighExact ex(kSleigh, 0.0, 0.0, 0.3, 0.5, 1.0);
   const double T = 2.0;
@@ -146,7 +149,8 @@ TEST(ChaplyginSleigh, OneSidedMomentumIsFirstOrderSameTrajectory) {
       ASSERT_TRUE(nonholonomic_step<Midpoint>(kSleigh, y, h).converged);
       dq = std::max(dq, (x.q - y.q).lpNorm<Eigen::Infinity>());
     }
-    // the projection only moves A(q)^T mu into the next lambda: same q up to Newton round-off (~1e-15 per step)
+    // the projection only moves A(q)^T mu into the next lambda: same q up to Newton round-off (~1e-15 per
+    // step)
     EXPECT_LT(dq, 1e-12);
     e_omega.push_back(std::abs(x.p(2) / kSleigh.I - ex.omega(x.t)));
   }
@@ -156,8 +160,8 @@ TEST(ChaplyginSleigh, OneSidedMomentumIsFirstOrderSameTrajectory) {
 }
 
 // 1e5 steps (h = 0.01, T = 1000: the sleigh turns, then settles on a straight line): the discrete constraint
-// A(q_mid)(q_{k+1} - q_k) = 0 and the velocity constraint at the nodes hold to round-off at every step; energy
-// has an O(h^2) error that stops changing (no drift) once the motion is straight.
+// A(q_mid)(q_{k+1} - q_k) = 0 and the velocity constraint at the nodes hold to round-off at every step;
+// energy has an O(h^2) error that stops changing (no drift) once the motion is straight.
 TEST(ChaplyginSleigh, ConstraintsAtRoundOffAndEnergyNoDriftOver1e5Steps) {
   const SleighExact ex(kSleigh, 0.0, 0.0, 0.3, 0.5, 1.0);
   const double h = 0.01;
@@ -169,8 +173,9 @@ TEST(ChaplyginSleigh, ConstraintsAtRoundOffAndEnergyNoDriftOver1e5Steps) {
     const auto r = nonholonomic_step<Midpoint>(kSleigh, x, h);
     ASSERT_TRUE(r.converged) << describe_nonholonomic_failure(r, k, x.t);
     // relative to the size of the terms, |A| |q| (|A|_inf = 1 + a): the position grows to |q| ~ 750
-    c_discrete = std::max(c_discrete, discrete_constraint_residual(kSleigh, q0, x.q) /
-                                          ((1.0 + kSleigh.a) * (q0.lpNorm<Eigen::Infinity>() + x.q.lpNorm<Eigen::Infinity>())));
+    c_discrete = std::max(
+        c_discrete, discrete_constraint_residual(kSleigh, q0, x.q) /
+                        ((1.0 + kSleigh.a) * (q0.lpNorm<Eigen::Infinity>() + x.q.lpNorm<Eigen::Infinity>())));
     const Vec<3> qd = node_velocity(kSleigh, x);
     c_node = std::max(c_node, velocity_constraint_residual(kSleigh, x.q, x.p) /
                                   ((1.0 + kSleigh.a) * qd.lpNorm<Eigen::Infinity>()));
@@ -179,27 +184,32 @@ TEST(ChaplyginSleigh, ConstraintsAtRoundOffAndEnergyNoDriftOver1e5Steps) {
     if (k == N / 2) e_half = e;
     if (k > N / 2) drift = std::max(drift, std::abs(e - e_half));
   }
-  std::printf("sleigh 1e5 steps: discrete constraint %.2e, node constraint %.2e (relative), max |E - E0| %.3e, "
-              "second-half drift %.2e, |q| %.1f\n",
-              c_discrete, c_node, emax, drift, x.q.lpNorm<Eigen::Infinity>());
-  // 4 eps: the residual of a converged solve is a few roundings of terms of size |A| |q| (measured 4.7e-17 = 0.2 eps)
+  std::printf(
+      "sleigh 1e5 steps: discrete constraint %.2e, node constraint %.2e (relative), max |E - E0| %.3e, "
+      "second-half drift %.2e, |q| %.1f\n",
+      c_discrete, c_node, emax, drift, x.q.lpNorm<Eigen::Infinity>());
+  // 4 eps: the residual of a converged solve is a few roundings of terms of size |A| |q| (measured 4.7e-17 =
+  // 0.2 eps)
   EXPECT_LT(c_discrete, 4.0 * eps);
   EXPECT_LT(c_node, 4.0 * eps);
   // O(h^2) energy error, measured 3.1e-7 = 0.0104 h^2 E0 with E0 = 0.3 (and the same 0.0104 h^2 E0 at
   // h = 0.04 ... 0.005, ClosedFormSolutionSecondOrder); the bound 0.03 h^2 E0 leaves a factor 3
   EXPECT_LT(emax, 0.03 * h * h * ex.E);
   // no drift: once the motion is a straight line the energy only carries the rounding of the node velocity,
-  // (q_{k+1} - q_k)/h with q_{k+1} - q_k rounded to eps |q|: |dE| <= m |v| eps |q| / h per step, not accumulated
-  // (v is recomputed from the positions); 4x that bound at the final |q| (measured 4.3e-12 against 5.1e-11)
+  // (q_{k+1} - q_k)/h with q_{k+1} - q_k rounded to eps |q|: |dE| <= m |v| eps |q| / h per step, not
+  // accumulated (v is recomputed from the positions); 4x that bound at the final |q| (measured 4.3e-12
+  // against 5.1e-11)
   EXPECT_LT(drift, 4.0 * kSleigh.m * ex.v_inf * eps * x.q.lpNorm<Eigen::Infinity>() / h);
 }
 
-// The sleigh going backwards (v0 < 0) is the same closed form (v tends to +v_inf through zero): checked at T = 6.
+// The sleigh going backwards (v0 < 0) is the same closed form (v tends to +v_inf through zero): checked at
+// T = 6.
 TEST(ChaplyginSleigh, BackwardStartCrossesZeroSpeed) {
   const SleighExact ex(kSleigh, 0.0, 0.0, -1.0, -0.4, 0.8);
   const double h = 0.005, T = 6.0;
   DelState<3> x = nonholonomic_state(kSleigh, ex.q0(), ex.qdot0());
-  for (long k = 0; k < std::lround(T / h); ++k) ASSERT_TRUE(nonholonomic_step<Midpoint>(kSleigh, x, h).converged);
+  for (long k = 0; k < std::lround(T / h); ++k)
+    ASSERT_TRUE(nonholonomic_step<Midpoint>(kSleigh, x, h).converged);
   const Vec<3> qd = node_velocity(kSleigh, x);
   const double v = std::cos(x.q(2)) * qd(0) + std::sin(x.q(2)) * qd(1);
   ASSERT_GT(v, 0.0);  // the speed has changed sign

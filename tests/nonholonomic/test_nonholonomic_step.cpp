@@ -1,6 +1,6 @@
-// The nonholonomic step itself (integrators/del/nonholonomic.hpp): equality with the sleigh's DLA step written out
-// here in closed form (a scalar equation for lambda), the Newton Jacobian against central differences,
-// time-reversibility of the symmetric scheme, the velocity projection, and failure reporting.
+// The nonholonomic step itself (integrators/del/nonholonomic.hpp): equality with the sleigh's DLA step
+// written out here in closed form (a scalar equation for lambda), the Newton Jacobian against central
+// differences, time-reversibility of the symmetric scheme, the velocity projection, and failure reporting.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,8 +29,8 @@ DelState<3> sleigh_start(double theta0, double v, double omega) {
 }
 
 /// One sleigh step written out independently of the library. With M = diag(m, m, I) and the midpoint Ld,
-/// D1 Ld = -M dq / h, so p0 - M dq / h = lambda A(q0)^T gives dq(lambda) = h M^{-1} (p0 - lambda A(q0)^T), and
-/// the discrete constraint is the scalar equation
+/// D1 Ld = -M dq / h, so p0 - M dq / h = lambda A(q0)^T gives dq(lambda) = h M^{-1} (p0 - lambda A(q0)^T),
+/// and the discrete constraint is the scalar equation
 ///     g(lambda) = -sin(theta0 + dtheta/2) dx + cos(theta0 + dtheta/2) dy - a dtheta = 0,
 /// solved by the secant method from lambda = 0, 1e-3. Then p1* = M dq / h and the node projection
 /// p1 = p1* + mu A(q1)^T with A(q1) M^{-1} p1 = 0, i.e. mu = -A1 M^{-1} p1* / (A1 M^{-1} A1^T).
@@ -59,9 +59,11 @@ void sleigh_step_by_hand(const ChaplyginSleigh& s, Vec<3>& q, Vec<3>& p, double 
   p = ps + mu * A1;
 }
 
-/// The Jacobian of nonholonomic_residual against central differences of its F, at a state and a z off the solution.
+/// The Jacobian of nonholonomic_residual against central differences of its F, at a state and a z off the
+/// solution.
 template <class Method, class M>
-double jacobian_fd_error(const M& m, const DelState<M::dim>& x, const Vec<M::dim + M::n_constraints>& z, double h) {
+double jacobian_fd_error(const M& m, const DelState<M::dim>& x, const Vec<M::dim + M::n_constraints>& z,
+                         double h) {
   constexpr int K = M::dim + M::n_constraints;
   Vec<K> F;
   Mat<K> J, Jfd;
@@ -117,9 +119,9 @@ TEST(NonholonomicStep, EqualsHandWrittenSleighStep) {
   }
 }
 
-// The Newton Jacobian against central differences (relative 1e-7: the O(d^2) truncation and eps/d round-off of
-// central differences with d = 1e-6 are ~1e-10 .. 1e-9 relative to |J|, and J ~ M/h is large), for both systems
-// and both discrete Lagrangians, at a z off the solution (lambda != 0, q1 != the root).
+// The Newton Jacobian against central differences (relative 1e-7: the O(d^2) truncation and eps/d round-off
+// of central differences with d = 1e-6 are ~1e-10 .. 1e-9 relative to |J|, and J ~ M/h is large), for both
+// systems and both discrete Lagrangians, at a z off the solution (lambda != 0, q1 != the root).
 TEST(NonholonomicStep, JacobianMatchesFiniteDifferences) {
   const DelState<3> xs = sleigh_start(0.4, -0.6, 2.0);
   Vec<4> zs;
@@ -129,7 +131,8 @@ TEST(NonholonomicStep, JacobianMatchesFiniteDifferences) {
     EXPECT_LT(jacobian_fd_error<Trapezoid>(kSleigh, xs, zs, h), 1e-7);
   }
   const VerticalRollingDisk d{1.1, 0.6, 0.2, 0.1};
-  const DelState<4> xd = nonholonomic_state(d, Vec<4>(0.1, 0.2, 0.3, 0.9), Vec<4>(0.6 * std::cos(0.9), 0.6 * std::sin(0.9), 1.0, -0.7));
+  const DelState<4> xd = nonholonomic_state(d, Vec<4>(0.1, 0.2, 0.3, 0.9),
+                                            Vec<4>(0.6 * std::cos(0.9), 0.6 * std::sin(0.9), 1.0, -0.7));
   Vec<6> zd;
   zd << xd.q + Vec<4>(0.01, 0.02, 0.05, -0.07), 0.3, -0.1;
   for (const double h : {0.1, 0.01}) {
@@ -141,8 +144,8 @@ TEST(NonholonomicStep, JacobianMatchesFiniteDifferences) {
 // Time-reversibility: N steps, flip p, N steps, flip p returns to the start. It holds because Ld(q0, q1) =
 // Ld(q1, q0) (L even in qdot), D_d is symmetric, and the node projection makes p_k the same from either side
 // (docs/theory/nonholonomic.md). Short run (T = 2): forward, the sleigh is attracted to straight-line motion
-// (rate k = a m v_inf / J = 1.8 here), so backward the round-off grows like exp(k t) (x 36 at T = 2, but 1e15 at
-// T = 20). 1e-12: 2 x 40 steps of Newton round-off on terms of size ~1, times that growth.
+// (rate k = a m v_inf / J = 1.8 here), so backward the round-off grows like exp(k t) (x 36 at T = 2, but 1e15
+// at T = 20). 1e-12: 2 x 40 steps of Newton round-off on terms of size ~1, times that growth.
 TEST(NonholonomicStep, TimeReversible) {
   const double h = 0.05;
   DelState<3> x = sleigh_start(0.2, 0.1, 2.5);
@@ -152,8 +155,8 @@ TEST(NonholonomicStep, TimeReversible) {
   x.p = -x.p;
   for (int k = 0; k < 40; ++k) ASSERT_TRUE(nonholonomic_step<Midpoint>(kSleigh, x, h).converged);
   x.p = -x.p;
-  std::printf("sleigh forward-backward, 2 x 40 steps: |dq| %.2e, |dp| %.2e\n", (x.q - start.q).lpNorm<Eigen::Infinity>(),
-              (x.p - start.p).lpNorm<Eigen::Infinity>());
+  std::printf("sleigh forward-backward, 2 x 40 steps: |dq| %.2e, |dp| %.2e\n",
+              (x.q - start.q).lpNorm<Eigen::Infinity>(), (x.p - start.p).lpNorm<Eigen::Infinity>());
   EXPECT_LT((x.q - start.q).lpNorm<Eigen::Infinity>(), 1e-12);
   EXPECT_LT((x.p - start.p).lpNorm<Eigen::Infinity>(), 1e-12);
 }

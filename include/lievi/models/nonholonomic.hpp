@@ -78,19 +78,22 @@ struct VerticalRollingDisk {
   }
 };
 
-/// Rolling disk on the plane, free to tilt: a disk of mass m, radius R rolling without slipping under gravity g;
-/// I: moment of inertia about the axle (symmetry axis), J: about a diameter (uniform disk: m R^2/2, m R^2/4).
-/// q = (x, y, theta, phi, psi): (x, y) the contact point, theta the tilt from the vertical, phi the heading (the
-/// rolling direction t = (cos phi, sin phi, 0)), psi the rolling angle (theta = 0 is VerticalRollingDisk with its
-/// theta, phi = this psi, phi). Centre c = (x, y, 0) + R u, u = (-sin theta sin phi, sin theta cos phi, cos theta);
-/// axle a = t x u; angular velocity Omega = phidot z - thetadot t - psidot a.
+/// Rolling disk on the plane, free to tilt: a disk of mass m, radius R rolling without slipping under
+/// gravity g; I: moment of inertia about the axle (symmetry axis), J: about a diameter (uniform disk:
+/// I = m R^2/2, J = m R^2/4).
+/// q = (x, y, theta, phi, psi): (x, y) the contact point, theta the tilt from the vertical, phi the heading
+/// (the rolling direction t = (cos phi, sin phi, 0)), psi the rolling angle (at theta = 0 this is
+/// VerticalRollingDisk with its (theta, phi) = (psi, phi)).
+/// Centre c = (x, y, 0) + R u with u = (-sin theta sin phi, sin theta cos phi, cos theta); axle a = t x u;
+/// angular velocity Omega = phidot z - thetadot t - psidot a.
 ///   L = 1/2 m |cdot|^2 + 1/2 J (thetadot^2 + phidot^2 cos^2 theta) + 1/2 I (phidot sin theta - psidot)^2
 ///       - m g R cos theta,
 ///   A(q) qdot = (xdot - R cos(phi) psidot, ydot - R sin(phi) psidot) = 0
-/// (the material point at the contact has zero velocity: cdot = Omega x (R u), whose horizontal part gives the
-/// two constraints; the vertical part is the holonomic z_c = R cos theta, built into the coordinates).
+/// (the material point at the contact has zero velocity: cdot = Omega x (R u), whose horizontal part gives
+/// the two constraints; the vertical part is the holonomic z_c = R cos theta, built into the coordinates).
 /// Steady motions: theta = theta0, phidot = Omega, psidot = w constant with
-///   (I + m R^2) Omega cos(theta0) (w - Omega sin theta0) = m g R sin theta0 - J Omega^2 sin theta0 cos theta0,
+///   (I + m R^2) Omega cos(theta0) (w - Omega sin theta0)
+///       = m g R sin theta0 - J Omega^2 sin theta0 cos theta0,
 /// the contact point on a circle of radius R w / Omega.
 struct RollingDisk {
   static constexpr int dim = 5;

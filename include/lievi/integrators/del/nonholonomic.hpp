@@ -6,19 +6,20 @@
 /// Sci. 16, 2006). Theory and measurements: docs/theory/nonholonomic.md.
 ///
 /// Continuous system. Lagrangian L(q, qdot) on R^n and m linear velocity constraints A(q) qdot = 0 (A: m x n,
-/// full row rank). The Lagrange–d'Alembert principle (variations delta q in ker A(q), curves in the constraint
-/// distribution D_q = ker A(q)) gives
+/// full row rank). The Lagrange–d'Alembert principle (variations delta q in ker A(q), curves in the
+/// constraint distribution D_q = ker A(q)) gives
 ///     d/dt dL/dqdot - dL/dq = A(q)^T lambda,      A(q) qdot = 0.
 ///
 /// Discrete system. A discrete Lagrangian Ld(q_k, q_{k+1}) (Method: Midpoint or Trapezoid,
-/// discrete_lagrangian.hpp), variations delta q_k in D_{q_k} (the continuous distribution at the nodes) and the
-/// discrete constraint manifold
+/// discrete_lagrangian.hpp), variations delta q_k in D_{q_k} (the continuous distribution at the nodes) and
+/// the discrete constraint manifold
 ///     D_d = { (q0, q1) : A((q0 + q1)/2) (q1 - q0) = 0 }                                              (DCM)
 /// give the discrete Lagrange–d'Alembert (DLA) equations
-///     D2 Ld(q_{k-1}, q_k) + f_d^+ + D1 Ld(q_k, q_{k+1}) + f_d^- = A(q_k)^T lambda_k,   (q_k, q_{k+1}) in D_d.
-/// Why (DCM): it is consistent (its tangent at the diagonal is D), it holds *exactly* at every step (it is one of
-/// the equations Newton solves), and it is symmetric, (q0, q1) in D_d <=> (q1, q0) in D_d, so that with a
-/// symmetric Ld (Midpoint, Trapezoid, L even in qdot) the two-step recursion in q is time-symmetric
+///     D2 Ld(q_{k-1}, q_k) + f_d^+ + D1 Ld(q_k, q_{k+1}) + f_d^- = A(q_k)^T lambda_k,
+///     (q_k, q_{k+1}) in D_d.
+/// Why (DCM): it is consistent (its tangent at the diagonal is D), it holds *exactly* at every step (it is
+/// one of the equations Newton solves), and it is symmetric, (q0, q1) in D_d <=> (q1, q0) in D_d, so that
+/// with a symmetric Ld (Midpoint, Trapezoid, L even in qdot) the two-step recursion in q is time-symmetric
 /// (reversible), the property to which McLachlan & Perlmutter and Modin & Verdier (Numer. Math. 144, 2020)
 /// attribute the good long-time energy behaviour of nonholonomic integrators.
 ///
@@ -30,19 +31,19 @@
 ///     [[ d(D1 Ld + f_d^-)/dq1,  -A(q0)^T ],
 ///      [ dF_c/dq1,               0       ]],   dF_c/dq1 = A(q_mid)/h + (1/2) (dA/dq (q_mid) . (q1 - q0)/h)
 /// (dF_c/dq1 by one evaluation of A with Dual<double, n>; d(D1 Ld)/dq1 from Method::residual). Then
-///     p1* = D2 Ld(q0, q1) + f_d^+(q0, q1)                                                   (Method::advance)
-/// and, by default (NonholonomicOptions::project_momentum), the projection of p1* onto the constraint at the new
-/// node, as RATTLE does for holonomic constraints:
+///     p1* = D2 Ld(q0, q1) + f_d^+(q0, q1)                                   (Method::advance)
+/// and, by default (NonholonomicOptions::project_momentum), the projection of p1* onto the constraint at the
+/// new node, as RATTLE does for holonomic constraints:
 ///     p1 = p1* + A(q1)^T mu,   A(q1) qdot(q1, p1) = 0,   qdot the inverse Legendre transform.
 /// The constraint force of step k acts through A(q0), which does not depend on the unknowns; since
-/// A(q1)^T mu is absorbed into the next step's lambda (lambda_{k+1} -> lambda_{k+1} - mu), the projection does
-/// not change the q-trajectory. It changes the reported momentum: p1* is the one-sided D2 Ld, off the constraint
-/// by O(h) and first order in time; the projected p1 satisfies the velocity constraint at the node exactly and
-/// is second order (measured, docs/theory/nonholonomic.md).
+/// A(q1)^T mu is absorbed into the next step's lambda (lambda_{k+1} -> lambda_{k+1} - mu), the projection
+/// does not change the q-trajectory. It changes the reported momentum: p1* is the one-sided D2 Ld, off the
+/// constraint by O(h) and first order in time; the projected p1 satisfies the velocity constraint at the node
+/// exactly and is second order (measured, docs/theory/nonholonomic.md).
 ///
-/// What holds exactly and what does not: F_c = 0 (the discrete constraint) to round-off at every step, and with
-/// the projection A(q_k) qdot(q_k, p_k) = 0 at every node. Energy is not conserved exactly in general (measured
-/// in docs/theory/nonholonomic.md).
+/// What holds exactly and what does not: F_c = 0 (the discrete constraint) to round-off at every step, and
+/// with the projection A(q_k) qdot(q_k, p_k) = 0 at every node. Energy is not conserved exactly in general
+/// (measured in docs/theory/nonholonomic.md).
 ///
 /// Stopping rule (as constraints.hpp): |dq1|_inf <= step_tol (1 + |q1|_inf), |F_q|_inf <= residual_tol (terms
 /// of F_q + |A(q0)^T lambda| + |dF_q/dq1|_inf |q1|_inf) and |F_c|_inf <= residual_tol |A(q_mid)|_inf
@@ -67,19 +68,19 @@ namespace lievi::integrators::del {
 /// A Lagrangian model with m = n_constraints linear velocity constraints A(q) qdot = 0 (1 <= m < dim), A(q)
 /// (m x dim) written generically in the scalar S (it is differentiated with Dual<double, dim>).
 template <class M>
-concept NonholonomicModel =
-    LagrangianModel<M> && requires { requires(M::n_constraints >= 1 && M::n_constraints < M::dim); } &&
-    requires(const M& m, const Eigen::Matrix<double, M::dim, 1>& q,
-             const Eigen::Matrix<Dual<double, M::dim>, M::dim, 1>& qd) {
-      { m.A(q) } -> std::convertible_to<Eigen::Matrix<double, M::n_constraints, M::dim>>;
-      { m.A(qd) } -> std::convertible_to<Eigen::Matrix<Dual<double, M::dim>, M::n_constraints, M::dim>>;
-    };
+concept NonholonomicModel = LagrangianModel<M> && requires {
+  requires(M::n_constraints >= 1 && M::n_constraints < M::dim);
+} && requires(const M& m, const Eigen::Matrix<double, M::dim, 1>& q,
+              const Eigen::Matrix<Dual<double, M::dim>, M::dim, 1>& qd) {
+  { m.A(q) } -> std::convertible_to<Eigen::Matrix<double, M::n_constraints, M::dim>>;
+  { m.A(qd) } -> std::convertible_to<Eigen::Matrix<Dual<double, M::dim>, M::n_constraints, M::dim>>;
+};
 
 struct NonholonomicOptions {
   DelOptions del{};
   /// Project p_{k+1} onto the constraint at the node, p_{k+1} = p* + A(q_{k+1})^T mu with
-  /// A(q_{k+1}) qdot(q_{k+1}, p_{k+1}) = 0 (the RATTLE analogue, see nonholonomic_step). The q-trajectory does
-  /// not depend on it; without it p_k is the one-sided momentum D2 Ld, first order in time.
+  /// A(q_{k+1}) qdot(q_{k+1}, p_{k+1}) = 0 (the RATTLE analogue, see nonholonomic_step). The q-trajectory
+  /// does not depend on it; without it p_k is the one-sided momentum D2 Ld, first order in time.
   bool project_momentum = true;
   /// integrate_nonholonomic refuses a start whose velocity violates the constraints by more than
   /// initial_tol |A(q_0)|_inf |qdot_0|_inf (use project_velocity).
@@ -88,27 +89,28 @@ struct NonholonomicOptions {
 
 inline constexpr const char* msg_nonholonomic_dependent =
     "singular Jacobian of the nonholonomic step: the constraint matrix A(q) is rank deficient (dependent or "
-    "redundant velocity constraints, or a singular point of A); remove redundant rows so that A(q) has full row "
-    "rank";
+    "redundant velocity constraints, or a singular point of A); remove redundant rows so that A(q) has "
+    "full row rank";
 inline constexpr const char* msg_nonholonomic_singular =
-    "singular Jacobian [[D2 D1 Ld, -A(q_k)^T], [dF_c/dq_{k+1}, 0]] of the discrete Lagrange-d'Alembert equations; "
-    "reduce h, or check that L is regular in qdot near q_k";
+    "singular Jacobian [[D2 D1 Ld, -A(q_k)^T], [dF_c/dq_{k+1}, 0]] of the discrete Lagrange-d'Alembert "
+    "equations; reduce h, or check that L is regular in qdot near q_k";
 inline constexpr const char* msg_nonholonomic_nonfinite =
     "non-finite value in the discrete Lagrange-d'Alembert solve; reduce h or check L, V, f, A near q_k";
 inline constexpr const char* msg_nonholonomic_projection =
-    "momentum projection onto the constraint failed ([[d2L/dqdot2, -A^T], [A, 0]] at q_{k+1} singular, or Newton on "
-    "the inverse Legendre transform did not converge); check that L is regular and A(q_{k+1}) has full rank, or "
-    "set NonholonomicOptions::project_momentum = false";
+    "momentum projection onto the constraint failed ([[d2L/dqdot2, -A^T], [A, 0]] at q_{k+1} singular, or "
+    "Newton on the inverse Legendre transform did not converge); check that L is regular and A(q_{k+1}) has "
+    "full rank, or set NonholonomicOptions::project_momentum = false";
 inline constexpr const char* msg_nonholonomic_iterations =
     "Newton did not converge on the discrete Lagrange-d'Alembert equations (q_{k+1}, lambda_k) within the "
     "iteration limit; reduce h or raise NonholonomicOptions::del.newton.max_iterations";
 
 namespace detail {
 
-/// Whether the LU factorisation `lu` of the square matrix M is (numerically) singular: as del::numerically_singular,
-/// the pivots decide when they are well spread (smallest / largest |U_ii| > 1e-8); otherwise the ratio of the
-/// extreme singular values of M (JacobiSVD, only on that rare path) against singular_rcond. (Eigen's L1 condition
-/// estimate, used by numerically_singular, trips GCC's -Wmaybe-uninitialized at some fixed sizes, e.g. 7.)
+/// Whether the LU factorisation `lu` of the square matrix M is (numerically) singular: as
+/// del::numerically_singular, the pivots decide when they are well spread (smallest / largest |U_ii| > 1e-8);
+/// otherwise the ratio of the extreme singular values of M (JacobiSVD, only on that rare path) against
+/// singular_rcond. (Eigen's L1 condition estimate, used by numerically_singular, trips GCC's
+/// -Wmaybe-uninitialized at some fixed sizes, e.g. 7.)
 template <int K>
 bool singular_saddle(const Mat<K>& M, const Eigen::PartialPivLU<Mat<K>>& lu) {
   const auto piv = lu.matrixLU().diagonal().cwiseAbs();
@@ -131,13 +133,13 @@ Eigen::Matrix<double, M::n_constraints, M::dim> constraint_matrix(const M& m, co
 /// The discrete constraint F_c(q0, q1) = A((q0 + q1)/2) (q1 - q0) / h of (DCM), at any scalar S.
 template <NonholonomicModel M, class S>
 Eigen::Matrix<S, M::n_constraints, 1> discrete_constraint(const M& m, const Eigen::Matrix<S, M::dim, 1>& q0,
-                                                           const Eigen::Matrix<S, M::dim, 1>& q1, double h) {
+                                                          const Eigen::Matrix<S, M::dim, 1>& q1, double h) {
   const Eigen::Matrix<S, M::dim, 1> qm = 0.5 * (q0 + q1), dq = (q1 - q0) / h;
   return m.A(qm) * dq;
 }
 
-/// max_i |(A(q_mid) (q1 - q0))_i|: the discrete constraint of a step (displacement units; zero to round-off on a
-/// converged step).
+/// max_i |(A(q_mid) (q1 - q0))_i|: the discrete constraint of a step (displacement units; zero to round-off
+/// on a converged step).
 template <NonholonomicModel M>
 double discrete_constraint_residual(const M& m, const Vec<M::dim>& q0, const Vec<M::dim>& q1) {
   const Vec<M::dim> qm = 0.5 * (q0 + q1);
@@ -145,8 +147,9 @@ double discrete_constraint_residual(const M& m, const Vec<M::dim>& q0, const Vec
   return c.template lpNorm<Eigen::Infinity>();
 }
 
-/// max_i |(A(q) qdot)_i| with qdot = qdot(q, p) the inverse Legendre transform of p (Newton from qdot = 0): the
-/// continuous constraint at a node (O(h^2) along a DLA trajectory, not zero); +inf if the transform fails.
+/// max_i |(A(q) qdot)_i| with qdot = qdot(q, p) the inverse Legendre transform of p (Newton from qdot = 0):
+/// the continuous constraint at a node (zero to round-off with the node projection, O(h) without it); +inf
+/// if the transform fails.
 template <NonholonomicModel M>
 double velocity_constraint_residual(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& p) {
   Vec<M::dim> v = Vec<M::dim>::Zero();
@@ -155,10 +158,10 @@ double velocity_constraint_residual(const M& m, const Vec<M::dim>& q, const Vec<
   return c.template lpNorm<Eigen::Infinity>();
 }
 
-/// The step equations F(z) = (F_q, F_c), z = (q1, lambda), and their Jacobian J = dF/dz (see the file comment);
-/// returns the scale of the F_q terms (method terms + |A(q0)^T lambda| + |dF_q/dq1| |q1|). `cscale` receives the
-/// round-off scale of F_c, |A(q_mid)|_inf (|q0|_inf + |q1|_inf) / h. Public so that tests compare J with finite
-/// differences.
+/// The step equations F(z) = (F_q, F_c), z = (q1, lambda), and their Jacobian J = dF/dz (see the file
+/// comment); returns the scale of the F_q terms (method terms + |A(q0)^T lambda| + |dF_q/dq1| |q1|). `cscale`
+/// receives the round-off scale of F_c, |A(q_mid)|_inf (|q0|_inf + |q1|_inf) / h. Public so that tests
+/// compare J with finite differences.
 template <class Method, NonholonomicModel M>
 double nonholonomic_residual(const M& m, const Vec<M::dim>& q0, const Vec<M::dim>& p0, double t0, double h,
                              const Vec<M::dim + M::n_constraints>& z, Vec<M::dim + M::n_constraints>& F,
@@ -195,9 +198,9 @@ double nonholonomic_residual(const M& m, const Vec<M::dim>& q0, const Vec<M::dim
 
 /// Momentum projection onto the constraint at a node: p = p* + A(q)^T mu with A(q) qdot = 0, where
 /// dL/dqdot(q, qdot) = p (qdot the inverse Legendre transform of p). Newton on (qdot, mu) with the Jacobian
-/// [[Lvv(q, qdot), -A(q)^T], [A(q), 0]] from qdot = v_guess, mu = 0 (one linear solve for L quadratic in qdot,
-/// then one confirming iteration); the stopping rule is that of the step. Returns false (p, mu unchanged) on a
-/// singular or non-finite system or at the iteration limit.
+/// [[Lvv(q, qdot), -A(q)^T], [A(q), 0]] from qdot = v_guess, mu = 0 (one linear solve for L quadratic in
+/// qdot, then one confirming iteration); the stopping rule is that of the step. Returns false (p, mu
+/// unchanged) on a singular or non-finite system or at the iteration limit.
 template <NonholonomicModel M>
 bool project_momentum(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& p_star, const Vec<M::dim>& v_guess,
                       const solve::NewtonOptions& newton, Vec<M::dim>& p,
@@ -226,10 +229,12 @@ bool project_momentum(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& p_sta
     w -= dw;
     if (!w.allFinite()) return false;
     if (it > 0 &&
-        dw.template lpNorm<Eigen::Infinity>() <= newton.step_tol * (1.0 + w.template lpNorm<Eigen::Infinity>()) &&
+        dw.template lpNorm<Eigen::Infinity>() <=
+            newton.step_tol * (1.0 + w.template lpNorm<Eigen::Infinity>()) &&
         R.template head<n>().template lpNorm<Eigen::Infinity>() <=
-            newton.residual_tol * (p_star.template lpNorm<Eigen::Infinity>() +
-                                   d.Lv.template lpNorm<Eigen::Infinity>() + Atmu.template lpNorm<Eigen::Infinity>()) &&
+            newton.residual_tol *
+                (p_star.template lpNorm<Eigen::Infinity>() + d.Lv.template lpNorm<Eigen::Infinity>() +
+                 Atmu.template lpNorm<Eigen::Infinity>()) &&
         R.template tail<c>().template lpNorm<Eigen::Infinity>() <=
             newton.residual_tol * Anorm * (1.0 + v.template lpNorm<Eigen::Infinity>())) {
       mu = w.template tail<c>();
@@ -240,14 +245,15 @@ bool project_momentum(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& p_sta
   return false;
 }
 
-/// One discrete Lagrange–d'Alembert step of Method (Midpoint or Trapezoid) with the midpoint discrete constraint
-/// (DCM) on x = (q_k, p_k, t_k), in place on success (x unchanged on failure); the multiplier lambda_k of
-/// p_k + D1 Ld + f_d^- = A(q_k)^T lambda_k in `lambda`.
+/// One discrete Lagrange–d'Alembert step of Method (Midpoint or Trapezoid) with the midpoint discrete
+/// constraint (DCM) on x = (q_k, p_k, t_k), in place on success (x unchanged on failure); the multiplier
+/// lambda_k of p_k + D1 Ld + f_d^- = A(q_k)^T lambda_k in `lambda`.
 template <class Method, NonholonomicModel M>
 StepResult nonholonomic_step(const M& m, DelState<M::dim>& x, double h, const NonholonomicOptions& opt,
                              Eigen::Matrix<double, M::n_constraints, 1>& lambda) {
-  static_assert(Method::unknowns(M::dim) == M::dim,
-                "nonholonomic_step needs a discrete Lagrangian whose unknown is q_{k+1} (Midpoint, Trapezoid)");
+  static_assert(
+      Method::unknowns(M::dim) == M::dim,
+      "nonholonomic_step needs a discrete Lagrangian whose unknown is q_{k+1} (Midpoint, Trapezoid)");
   constexpr int n = M::dim, c = M::n_constraints, K = n + c;
   using CVec = Eigen::Matrix<double, c, 1>;
   StepResult res;
@@ -257,7 +263,7 @@ StepResult nonholonomic_step(const M& m, DelState<M::dim>& x, double h, const No
     res.residual = residual;
     return res;
   };
-  // Start guess as del_step: q1 = q0 + h v0 with v0 from one Newton step on the Legendre transform; lambda = 0.
+  // Start guess as del_step: q1 = q0 + h v0 (v0 from one Newton step on the Legendre transform), lambda = 0.
   const auto d0 = lagrangian_derivatives(m, x.q, Vec<n>::Zero());
   const Eigen::PartialPivLU<Mat<n>> lu0(d0.Lvv);
   const bool regular = d0.Lvv.allFinite() && !detail::singular_saddle<n>(d0.Lvv, lu0);
@@ -271,7 +277,8 @@ StepResult nonholonomic_step(const M& m, DelState<M::dim>& x, double h, const No
   double scale = nonholonomic_residual<Method>(m, x.q, x.p, x.t, h, z, F, J, &cscale);
   for (int it = 1; it <= opt.del.newton.max_iterations; ++it) {
     res.iterations = it;
-    if (!J.allFinite() || !F.allFinite()) return fail(msg_nonholonomic_nonfinite, F.template lpNorm<Eigen::Infinity>());
+    if (!J.allFinite() || !F.allFinite())
+      return fail(msg_nonholonomic_nonfinite, F.template lpNorm<Eigen::Infinity>());
     const Eigen::PartialPivLU<Mat<K>> lu(J);
     if (detail::singular_saddle<K>(J, lu)) {
       const Eigen::Matrix<double, c, n> A0 = m.A(x.q);
@@ -321,12 +328,13 @@ StepResult nonholonomic_step(const M& m, DelState<M::dim>& x, double h, const No
 /// "nonholonomic DLA step k (t = ..): message (residual .., .. Newton iterations)".
 inline std::string describe_nonholonomic_failure(const StepResult& r, long k, double t) {
   return "nonholonomic DLA step " + std::to_string(k) + " (t = " + std::to_string(t) + "): " + r.message +
-         " (residual " + std::to_string(r.residual) + ", " + std::to_string(r.iterations) + " Newton iterations)";
+         " (residual " + std::to_string(r.residual) + ", " + std::to_string(r.iterations) +
+         " Newton iterations)";
 }
 
 /// Consistent initial velocity: qdot <- qdot - W^{-1} A^T (A W^{-1} A^T)^{-1} A qdot, the projection onto
-/// ker A(q) that is orthogonal in the kinetic metric W = d2L/dqdot2(q, qdot). Returns false (qdot unchanged) if
-/// W or A W^{-1} A^T is singular or a value is non-finite.
+/// ker A(q) that is orthogonal in the kinetic metric W = d2L/dqdot2(q, qdot). Returns false (qdot unchanged)
+/// if W or A W^{-1} A^T is singular or a value is non-finite.
 template <NonholonomicModel M>
 bool project_velocity(const M& m, const Vec<M::dim>& q, Vec<M::dim>& qdot) {
   constexpr int n = M::dim, c = M::n_constraints;
@@ -346,7 +354,8 @@ bool project_velocity(const M& m, const Vec<M::dim>& q, Vec<M::dim>& qdot) {
 
 /// The state (q, p = dL/dqdot(q, qdot), t): the start of a DLA run from a position and a velocity in D_q.
 template <NonholonomicModel M>
-DelState<M::dim> nonholonomic_state(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& qdot, double t = 0.0) {
+DelState<M::dim> nonholonomic_state(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& qdot,
+                                    double t = 0.0) {
   DelState<M::dim> x;
   x.q = q;
   x.p = legendre(m, q, qdot);
@@ -354,9 +363,10 @@ DelState<M::dim> nonholonomic_state(const M& m, const Vec<M::dim>& q, const Vec<
   return x;
 }
 
-/// `steps` DLA steps of size h from x, observer(k, x) after each (k = 1..steps). Throws lievi::invalid_argument if
-/// the start velocity qdot(q_0, p_0) violates A(q_0) qdot = 0 by more than opt.initial_tol |A| |qdot| (use
-/// project_velocity), and lievi::numerical_failure (step index, time, residual, what to change) on a failed step.
+/// `steps` DLA steps of size h from x, observer(k, x) after each (k = 1..steps). Throws
+/// lievi::invalid_argument if the start velocity qdot(q_0, p_0) violates A(q_0) qdot = 0 by more than
+/// opt.initial_tol |A| |qdot| (use project_velocity), and lievi::numerical_failure (step index, time,
+/// residual, what to change) on a failed step.
 template <class Method, NonholonomicModel M, class Observer>
 void integrate_nonholonomic(const M& m, DelState<M::dim>& x, double h, long steps, Observer&& observer,
                             const NonholonomicOptions& opt = {}) {
@@ -367,11 +377,13 @@ void integrate_nonholonomic(const M& m, DelState<M::dim>& x, double h, long step
   const double c0 = (A * v).template lpNorm<Eigen::Infinity>();
   const double c_scale = A.cwiseAbs().rowwise().sum().maxCoeff() * v.template lpNorm<Eigen::Infinity>();
   if (!(c0 <= opt.initial_tol * c_scale) && !(c0 == 0.0))
-    throw invalid_argument("", "", "initial velocity violates the nonholonomic constraints: |A(q_0) qdot_0| = " +
-                                       std::to_string(c0) + "; project it with project_velocity");
+    throw invalid_argument("", "",
+                           "initial velocity violates the nonholonomic constraints: |A(q_0) qdot_0| = " +
+                               std::to_string(c0) + "; project it with project_velocity");
   for (long k = 0; k < steps; ++k) {
     const StepResult r = nonholonomic_step<Method>(m, x, h, opt);
-    if (!r.converged) throw numerical_failure(k, x.t, -1, r.residual, describe_nonholonomic_failure(r, k, x.t));
+    if (!r.converged)
+      throw numerical_failure(k, x.t, -1, r.residual, describe_nonholonomic_failure(r, k, x.t));
     observer(k + 1, x);
   }
 }
