@@ -25,6 +25,7 @@
 /// The event loop allocates nothing; the state is the node positions x_a (at each node's own last update
 /// time), the momenta p_a and those times.
 #include <Eigen/Core>
+#include <Eigen/Geometry>  // cross
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
