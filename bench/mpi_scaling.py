@@ -15,7 +15,7 @@ times (best of) and its files checked to be the serial run's bit for bit:
    times on R = 2 ranks against one process; the difference per step is the exchange, as the stepping of 16
    nodes costs next to nothing.
 
-Usage: /usr/bin/python3 bench/mpi_scaling.py [LIEVI] [--paths 16] [--repeat 3] [--only ensembles|fields]
+Usage: /usr/bin/python3 bench/mpi_scaling.py [LIEVI] [--paths 16] [--repeat 3] [--only ensembles|fields|levels]
        (default LIEVI = build/release/apps/lievi/lievi; needs mpirun, as root it passes --allow-run-as-root)
 """
 import argparse
@@ -52,7 +52,8 @@ def main():
     ap.add_argument("lievi", nargs="?", default=os.path.join(ROOT, "build", "release", "apps", "lievi", "lievi"))
     ap.add_argument("--paths", type=int, default=16)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", choices=("ensembles", "fields"), help="one of the two parts")
+    ap.add_argument("--only", choices=("ensembles", "fields", "levels"),
+                    help="one part (levels: the output levels of the split beam alone)")
     a = ap.parse_args()
     mpirun = shutil.which("mpirun")
     if mpirun is None:
@@ -61,7 +62,7 @@ def main():
     root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
     work = tempfile.mkdtemp(prefix="lievi-mpi-bench-")
     try:
-        if a.only == "fields":
+        if a.only in ("fields", "levels"):
             field_scaling(a, mpirun, root, work)
             return
         print(f"| scenario | configuration | wall s (best of {a.repeat}) | path-node-steps/s | efficiency | "
@@ -139,10 +140,12 @@ def field_scaling(a, mpirun, root, work):
                   f"{rest:.2f} |", flush=True)
 
     wave_dt = 5e-7
-    per_step(wave, lambda steps: ["--set", "grid.J=1000000", "--set", f"integrator.dt={wave_dt}", "--set",
-                                  f"integrator.t_end={steps * wave_dt!r}", "--set", "output.plots=false", "--set",
-                                  "output.fields=false", "--set", "output.every=100000"],
-             100, 900, "one wave field, J = 10^6, independent noise")
+    levels_only = a.only == "levels"
+    if not levels_only:
+        per_step(wave, lambda steps: ["--set", "grid.J=1000000", "--set", f"integrator.dt={wave_dt}", "--set",
+                                      f"integrator.t_end={steps * wave_dt!r}", "--set", "output.plots=false",
+                                      "--set", "output.fields=false", "--set", "output.every=100000"],
+                 100, 900, "one wave field, J = 10^6, independent noise")
     # the beam: the bending arc of examples/beam/bending.toml refined to 10^6 elements, dt at half its a-priori bound
     bending = os.path.join(ROOT, "examples", "beam", "bending.toml")
     probe = os.path.join(work, "beam_probe")
@@ -150,10 +153,13 @@ def field_scaling(a, mpirun, root, work):
     timed([a.lievi, "run", bending, "--set", "grid.J=1000000", "--set", "integrator.t_end=1e-12", "--set",
            "integrator.dt=1e-12", *quiet, "--force", "--out", probe], dict(os.environ, OMP_NUM_THREADS="1"))
     dt = float(f"{0.5 * summary(probe)['stable_dt_bound']:.3g}")
-    per_step(bending, lambda steps: ["--set", "grid.J=1000000", "--set", f"integrator.dt={dt}", "--set",
-                                     f"integrator.t_end={steps * dt!r}", "--set", "output.every=100000", *quiet],
-             20, 140, "one beam, J = 10^6, the bending arc")
+    if not levels_only:
+        per_step(bending, lambda steps: ["--set", "grid.J=1000000", "--set", f"integrator.dt={dt}", "--set",
+                                         f"integrator.t_end={steps * dt!r}", "--set", "output.every=100000", *quiet],
+                 20, 140, "one beam, J = 10^6, the bending arc")
     per_level(a, configs, bending, dt, quiet, work)
+    if levels_only:
+        return
     tiny = ["--set", "grid.J=16", "--set", "integrator.dt=1e-3", "--set", "integrator.t_end=100",
             "--set", "output.plots=false", "--set", "output.fields=false", "--set", "output.every=100000"]
     per_step = {}
@@ -179,8 +185,9 @@ def per_level(a, configs, bending, dt, quiet, work, steps=6):
           f"s per level |")
     print("|---|---|---|")
     base_sets = ["--set", "grid.J=1000000", "--set", f"integrator.dt={dt}", "--set",
-                 f"integrator.t_end={steps * dt!r}", *quiet]
-    variants = {"none": ["--set", "output.every=100000"], "rows": ["--set", "output.every=1"],
+                 f"integrator.t_end={steps * dt!r}", "--set", "output.plots=false", "--set", "output.vtk=false"]
+    variants = {"none": ["--set", "output.every=100000", "--set", "output.fields=false"],
+                "rows": ["--set", "output.every=1", "--set", "output.fields=false"],
                 "fields": ["--set", "output.every=1", "--set", "output.fields=true", "--set", "output.fields_every=1"]}
     for name, prefix, threads, _ in configs:
         if threads != "1":

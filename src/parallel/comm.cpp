@@ -46,6 +46,9 @@ class MpiComm final : public Comm {
                 int source) override {
     check(b_.sendrecv(send, send_bytes, dest, recv, recv_bytes, source, kTag + 1), "halo exchange");
   }
+  void all_gather_fixed(const void* data, std::size_t bytes, void* out) override {
+    check(b_.allgather(data, bytes, out), "gather");
+  }
   [[nodiscard]] std::vector<char> all_gather(const void* data, std::size_t bytes) override {
     const long long mine = static_cast<long long>(bytes);
     std::vector<long long> sizes(static_cast<std::size_t>(size_));

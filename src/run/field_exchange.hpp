@@ -23,6 +23,9 @@ class CommExchange final : public field::FieldExchange {
             bool periodic) override;
   [[nodiscard]] std::vector<double> all_gather(const std::vector<double>& mine) override;
   [[nodiscard]] std::vector<double> gather(const std::vector<double>& mine) override;
+  void all_gather_fixed(const double* mine, std::size_t count, double* all) override {
+    comm_.all_gather_fixed(mine, count * sizeof(double), all);
+  }
 
  private:
   parallel::Comm& comm_;

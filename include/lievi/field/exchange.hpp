@@ -25,6 +25,9 @@ class FieldExchange {
                     std::size_t count, bool periodic) = 0;
   /// Every block's `mine`, concatenated in block order, on every block.
   [[nodiscard]] virtual std::vector<double> all_gather(const std::vector<double>& mine) = 0;
+  /// Every block's `count` doubles at `mine` (the same count on every block) into `all` (size() x count), in
+  /// block order, on every block; allocates nothing (the exchanges of a step).
+  virtual void all_gather_fixed(const double* mine, std::size_t count, double* all) = 0;
   /// Every block's `mine`, concatenated in block order, on block 0 (the process that writes the outputs);
   /// empty on the others.
   [[nodiscard]] virtual std::vector<double> gather(const std::vector<double>& mine) = 0;

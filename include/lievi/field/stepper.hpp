@@ -1251,29 +1251,34 @@ class StaggeredStepper {
   /// iterations of the sweep, their sum over the blocks up to the failing one (as one process counts them)
   /// left in agreed_total_.
   StepReport agree(const StepReport& r, long long total) {
-    std::vector<double> mine = {r.ok ? 0.0 : 1.0, static_cast<double>(r.node), r.residual,
-                                static_cast<double>(r.iterations), static_cast<double>(total),
-                                static_cast<double>(r.ok ? 0 : r.message.size())};
-    if (!r.ok)
-      for (const char c : r.message) mine.push_back(static_cast<double>(static_cast<unsigned char>(c)));
-    const std::vector<double> all = ex_->all_gather(mine);
+    // one fixed-size all-gather of every block's outcome; the failure messages only when a block failed
+    const std::size_t R = static_cast<std::size_t>(ex_->size());
+    agree_all_.resize(kAgree * R);  // sized once: no allocation after the first step
+    const double mine[kAgree] = {r.ok ? 0.0 : 1.0, static_cast<double>(r.node), r.residual,
+                                 static_cast<double>(r.iterations), static_cast<double>(total)};
+    ex_->all_gather_fixed(mine, kAgree, agree_all_.data());
     StepReport out;
     agreed_total_ = 0;
-    for (std::size_t i = 0; i + 6 <= all.size();) {
-      const auto len = static_cast<std::size_t>(all[i + 5]);
-      if (out.ok) agreed_total_ += static_cast<long long>(all[i + 4]);  // the blocks up to the first failure
-      if (out.ok && all[i] != 0.0) {
+    std::size_t failed = R;
+    for (std::size_t b = 0; b < R; ++b) {
+      const double* a = agree_all_.data() + kAgree * b;
+      agreed_total_ += static_cast<long long>(a[4]);  // the blocks up to the first failure
+      if (a[0] != 0.0) {
+        failed = b;
         out.ok = false;
-        out.node = static_cast<std::ptrdiff_t>(all[i + 1]);
-        out.residual = all[i + 2];
-        out.iterations = static_cast<int>(all[i + 3]);
-        out.message.clear();
-        for (std::size_t k = 0; k < len; ++k) out.message += static_cast<char>(static_cast<unsigned char>(all[i + 6 + k]));
-      } else if (out.ok) {
-        out.iterations = std::max(out.iterations, static_cast<int>(all[i + 3]));
+        out.node = static_cast<std::ptrdiff_t>(a[1]);
+        out.residual = a[2];
+        out.iterations = static_cast<int>(a[3]);
+        break;
       }
-      i += 6 + len;
+      out.iterations = std::max(out.iterations, static_cast<int>(a[3]));
     }
+    if (failed == R) return out;
+    // the first failing block's message (every block takes part; the others send none)
+    std::vector<double> text;
+    if (static_cast<std::size_t>(ex_->rank()) == failed)
+      for (const char c : r.message) text.push_back(static_cast<double>(static_cast<unsigned char>(c)));
+    for (const double c : ex_->all_gather(text)) out.message += static_cast<char>(static_cast<unsigned char>(c));
     return out;
   }
 
@@ -1334,6 +1339,8 @@ class StaggeredStepper {
   long long newton_total_ = 0;
   FieldExchange* ex_ = nullptr;       ///< decomposed: the other blocks
   long long agreed_total_ = 0;        ///< agree(): the Newton iterations of the sweep over all blocks
+  static constexpr std::size_t kAgree = 5;  ///< agree(): failed, node, residual, iterations, Newton total
+  std::vector<double> agree_all_;          ///< agree(): every block's outcome
   std::ptrdiff_t lo_ = 0, hi_ = 0;    ///< the nodes this stepper steps (all of them unless decomposed)
 };
 

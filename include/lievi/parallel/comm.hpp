@@ -30,6 +30,9 @@ class Comm {
                         int source) = 0;
   /// Every rank's bytes, of any length, concatenated in rank order, on every rank.
   [[nodiscard]] virtual std::vector<char> all_gather(const void* data, std::size_t bytes) = 0;
+  /// Every rank's `bytes` bytes (the same count on every rank) into `out` (size() x bytes) in rank order: one
+  /// collective, nothing allocated (for what a step exchanges).
+  virtual void all_gather_fixed(const void* data, std::size_t bytes, void* out) = 0;
   /// End every rank of the job with `code` (MPI_Abort): after an error on one rank that the others cannot
   /// learn of.
   [[noreturn]] virtual void abort(int code) = 0;
