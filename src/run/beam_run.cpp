@@ -426,7 +426,7 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
             h5.emplace(tmp() / "fields.h5", pos, std::move(specs), "beam");
         }
         if (dir) dir->mark_running();
-        if (ready) ready();  // a split field: the other ranks start now
+        if (ready) ready();  // a split field: rank 0 starts the others; they wait for it here
         ProgressLine line(s.steps, s.t_end, options.progress == Progress::automatic);
         const std::vector<std::string> columns = beam_series_columns(s);
         std::vector<double> row;
@@ -692,13 +692,26 @@ WaveRunResult run_beam(const io::BeamScenario& s, const fs::path& out_dir, const
   check_beam(s);
   detail::CommExchange exchange(*options.comm, s.n_nodes());
   parallel::Comm& comm = *options.comm;
-  if (comm.rank() != 0) {  // this rank's block, no files; rank 0 says when to start
-    parallel::wait_for_work(comm);
+  if (comm.rank() != 0) {
+    // this rank's block, no files: built while rank 0 builds its own, stepped once rank 0 says so
     RunOptions o;
     o.progress = Progress::never;
     o.stop_at = options.stop_at;
     std::vector<std::vector<double>> rows;
-    return beam_path(s, out_dir, o, &rows, resume, &exchange);
+    bool waited = false;
+    try {
+      return beam_path(s, out_dir, o, &rows, resume, &exchange, [&] {
+        waited = true;
+        parallel::wait_for_work(comm);
+      });
+    } catch (const parallel::JobEnded&) {
+      throw;
+    } catch (...) {
+      // failed while building: rank 0 failed too (the same scenario) and ends the job, or it went on and
+      // this failure is this rank's own
+      if (!waited) parallel::wait_for_work(comm);
+      throw;
+    }
   }
   if (!resume) io::check_output_dir(out_dir, options.force);
   bool started = false;
