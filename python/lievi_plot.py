@@ -122,8 +122,11 @@ def lagrangian_plots(run_dir, title, system, lengths):
     if "momentum" in c:
         ax.semilogy(t, lg(c["momentum"][i] - c["momentum"][0]), lw=0.9, color="tab:blue",
                     label="|J - J0| (momentum map) [kg m^2/s]")
+    rolling = system in ("chaplygin_sleigh", "vertical_disk", "rolling_disk")
     if "constraint" in c:
-        ax.semilogy(t, lg(c["constraint"][i]), lw=0.9, color="tab:green", label="|g(q)| (constraint) [m^2]")
+        ax.semilogy(t, lg(c["constraint"][i]), lw=0.9, color="tab:green",
+                    label=("|A(q_mid)(q_k - q_k-1)| / h (discrete constraint) [m/s]" if rolling
+                           else "|g(q)| (constraint) [m^2]"))
     ax.set_ylim(bottom=0.5 * floor)
     ax.set_xlabel("t [s]")
     ax.set_ylabel("error [units in the legend] (below 1e-17 drawn at 1e-17)")
@@ -134,7 +137,7 @@ def lagrangian_plots(run_dir, title, system, lengths):
     plt.close(fig)
 
     # q is an angle for the pendulums (p an angular momentum), a position otherwise (docs/scenarios.md)
-    angular = system in ("pendulum", "double_pendulum")
+    angular = system in ("pendulum", "double_pendulum")  # (the sleigh's and disks' q mix lengths and angles)
     q_unit, p_unit = ("rad", "kg m^2/s") if angular else ("m", "kg m/s")
     fig, axes = plt.subplots(1, n, figsize=(4.0 * n, 4.0), constrained_layout=True, squeeze=False)
     for k in range(n):
@@ -147,6 +150,19 @@ def lagrangian_plots(run_dir, title, system, lengths):
     fig.savefig(os.path.join(run_dir, "phase.png"), dpi=120)
     plt.close(fig)
 
+    if rolling:  # the path on the plane: the sleigh's centre of mass, the disk's contact point
+        fig, ax = plt.subplots(figsize=(6.0, 6.0), constrained_layout=True)
+        ax.plot(c["q1"][i], c["q2"][i], lw=0.8, color="tab:blue", label="path")
+        ax.plot([c["q1"][0]], [c["q2"][0]], "ko", ms=4, label="start")
+        ax.set_xlabel("x [m]")
+        ax.set_ylabel("y [m]")
+        ax.set_aspect("equal", adjustable="datalim")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=9)
+        what = "centre of mass" if system == "chaplygin_sleigh" else "contact point"
+        ax.set_title(f"path of the {what}" + (f" — {title}" if title else ""), fontsize=10)
+        fig.savefig(os.path.join(run_dir, "trajectory.png"), dpi=120)
+        plt.close(fig)
     if system in ("kepler", "double_pendulum", "spherical_pendulum"):
         fig, ax = plt.subplots(figsize=(6.0, 6.0), constrained_layout=True)
         if system == "double_pendulum":

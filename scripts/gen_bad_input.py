@@ -96,6 +96,8 @@ CONTEXTS = {
         (r"^model\.(masses|lengths)$", {"model": {"system": '"double_pendulum"'}, "initial": {"q": "[0.5, 0.2]"}}),
         (r"^model\.mu$", {"model": {"system": '"kepler"'}, "initial": {"q": "[1.0, 0.0]", "qdot": "[0.0, 1.0]"}}),
         (r"^model\.(stiffness|damping|force_amplitude|force_frequency)$", {"model": {"system": '"oscillator"'}}),
+        (r"^model\.(inertia|offset)$", {"model": {"system": '"chaplygin_sleigh"'}, "initial": {"q": "[0.0, 0.0, 0.3]"}}),
+        (r"^model\.(radius|inertias)$", {"model": {"system": '"vertical_disk"'}, "initial": {"q": "[0.0, 0.0, 0.0, 0.2]"}}),
         (r"^integrator\.(constraints|drift_tol)$", {"model": {"system": '"spherical_pendulum"'}, "initial": {"q": "[0.0, 0.6, -0.8]", "qdot": "[0.0, 0.0, 0.0]"}}),
     ],
 }

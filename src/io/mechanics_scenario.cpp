@@ -19,8 +19,9 @@
 namespace lievi::config {
 
 const char* id(MechanicalSystem s) {
-  constexpr const char* n[] = {"pendulum", "double_pendulum", "kepler", "spherical_pendulum", "oscillator"};
-  return static_cast<std::size_t>(s) < 5 ? n[static_cast<std::size_t>(s)] : "";
+  constexpr const char* n[] = {"pendulum",   "double_pendulum",  "kepler",        "spherical_pendulum",
+                               "oscillator", "chaplygin_sleigh", "vertical_disk", "rolling_disk"};
+  return static_cast<std::size_t>(s) < 8 ? n[static_cast<std::size_t>(s)] : "";
 }
 const char* id(MechanicsMethod m) {
   constexpr const char* n[] = {"midpoint", "trapezoid", "lobatto-iiia-iiib", "rk4"};
@@ -34,7 +35,10 @@ int dimension(MechanicalSystem s) {
     case MechanicalSystem::oscillator: return 1;
     case MechanicalSystem::double_pendulum:
     case MechanicalSystem::kepler: return 2;
-    case MechanicalSystem::spherical_pendulum: return 3;
+    case MechanicalSystem::spherical_pendulum:
+    case MechanicalSystem::chaplygin_sleigh: return 3;
+    case MechanicalSystem::vertical_disk: return 4;
+    case MechanicalSystem::rolling_disk: return 5;
   }
   return 0;
 }
@@ -58,7 +62,8 @@ using detail::Resolver;
 
 const Names<MechanicalSystem> kSystems =
     names_of({MechanicalSystem::pendulum, MechanicalSystem::double_pendulum, MechanicalSystem::kepler,
-              MechanicalSystem::spherical_pendulum, MechanicalSystem::oscillator});
+              MechanicalSystem::spherical_pendulum, MechanicalSystem::oscillator, MechanicalSystem::chaplygin_sleigh,
+              MechanicalSystem::vertical_disk, MechanicalSystem::rolling_disk});
 const Names<MechanicsMethod> kMethods = names_of(
     {MechanicsMethod::midpoint, MechanicsMethod::trapezoid, MechanicsMethod::lobatto_iiia_iiib, MechanicsMethod::rk4});
 const Names<config::Projection> kProjections = names_of({config::Projection::rattle, config::Projection::shake});
@@ -80,6 +85,9 @@ const std::map<MechanicalSystem, std::vector<std::string>>& system_keys() {
       {MechanicalSystem::spherical_pendulum, {"model.mass", "model.length", "model.gravity"}},
       {MechanicalSystem::oscillator,
        {"model.mass", "model.stiffness", "model.damping", "model.force_amplitude", "model.force_frequency"}},
+      {MechanicalSystem::chaplygin_sleigh, {"model.mass", "model.inertia", "model.offset"}},
+      {MechanicalSystem::vertical_disk, {"model.mass", "model.radius", "model.inertias"}},
+      {MechanicalSystem::rolling_disk, {"model.mass", "model.radius", "model.inertias", "model.gravity"}},
   };
   return v;
 }
@@ -116,24 +124,28 @@ void read_q(Resolver& r, LagrangianConfig& s) {
 
 /// An array of 2 numbers > 0 (double pendulum masses / lengths).
 Key<LagrangianConfig> pair_key(const char* key, std::vector<double> LagrangianConfig::*m, const char* unit,
-                               const char* doc) {
+                               const char* doc, std::string what = "one per pendulum", bool may_be_empty = false) {
   return detail::custom_key<LagrangianConfig>(
              key, ValueType::number_array,
-             [key, m](Resolver& r, LagrangianConfig& s) {
+             [key, m, what](Resolver& r, LagrangianConfig& s) {
                if (auto v = r.number_array(key)) {
                  if (v->size() != 2 || (*v)[0] <= 0.0 || (*v)[1] <= 0.0)
-                   r.issue(key, "value " + r.get(key)->text() + " must be 2 numbers > 0 (one per pendulum)");
+                   r.issue(key, "value " + r.get(key)->text() + " must be 2 numbers > 0 (" + what + ")");
                  else
                    s.*m = *v;
                }
              },
-             [m](const LagrangianConfig& s) { return ScenarioValue(s.*m); })
+             // (an empty value, allowed by may_be_empty, is shown resolved: the disks' uniform-disk inertias)
+             [m, may_be_empty](const LagrangianConfig& s) {
+               return ScenarioValue(may_be_empty && (s.*m).empty() ? s.disk_inertias() : s.*m);
+             })
       .default_text("[1.0, 1.0]")
-      .checked([m](const LagrangianConfig& s) -> std::optional<std::string> {
+      .checked([m, what, may_be_empty](const LagrangianConfig& s) -> std::optional<std::string> {
         const auto& v = s.*m;
+        if (may_be_empty && v.empty()) return std::nullopt;
         if (v.size() == 2 && v[0] > 0.0 && v[1] > 0.0 && std::isfinite(v[0]) && std::isfinite(v[1]))
           return std::nullopt;
-        return "value " + detail::value_toml(v) + " must be 2 numbers > 0 (one per pendulum)";
+        return "value " + detail::value_toml(v) + " must be 2 numbers > 0 (" + what + ")";
       })
       .unit(unit)
       .allowed("2 numbers > 0")
@@ -174,7 +186,7 @@ const detail::KeyTable<LagrangianConfig>& table() {
     k.push_back(param(detail::number_key<C>("model.length", &C::length, NumberCheck::positive), "m",
                       "l (pendulum, spherical_pendulum)"));
     k.push_back(param(detail::number_key<C>("model.gravity", &C::gravity, NumberCheck::nonnegative), "m/s^2",
-                      "g (pendulum, double_pendulum, spherical_pendulum)"));
+                      "g (pendulum, double_pendulum, spherical_pendulum, rolling_disk)"));
     k.push_back(pair_key("model.masses", &C::masses, "kg", "m1, m2 (double_pendulum)")
                     .when(of_system("model.masses"), by_system));
     k.push_back(pair_key("model.lengths", &C::lengths, "m", "l1, l2 (double_pendulum)")
@@ -189,13 +201,27 @@ const detail::KeyTable<LagrangianConfig>& table() {
                       "F: force F cos(w t) (oscillator)"));
     k.push_back(param(detail::number_key<C>("model.force_frequency", &C::force_frequency, NumberCheck::nonnegative),
                       "rad/s", "w (oscillator)"));
+    k.push_back(param(detail::number_key<C>("model.inertia", &C::inertia, NumberCheck::positive), "kg m^2",
+                      "I about the centre of mass (chaplygin_sleigh)"));
+    k.push_back(param(detail::number_key<C>("model.offset", &C::offset, NumberCheck::nonnegative), "m",
+                      "a: the blade (contact point) at distance a behind the centre of mass (chaplygin_sleigh)"));
+    k.push_back(param(detail::number_key<C>("model.radius", &C::radius, NumberCheck::positive), "m",
+                      "R (vertical_disk, rolling_disk)"));
+    k.push_back(pair_key("model.inertias", &C::inertias, "kg m^2",
+                         "I about the axle, J about a diameter (vertical_disk, rolling_disk)",
+                         "I about the axle, J about a diameter", true)
+                    .default_text("a uniform disk: [m R^2/2, m R^2/4]")
+                    .when(of_system("model.inertias"), by_system));
     k.push_back(detail::custom_key<C>("initial.q", ValueType::number_array, read_q,
                                       [](const C& c) { return ScenarioValue(c.q0); })
                     .requirement("required")
                     .unit("rad or m")
                     .allowed("n finite numbers (n = system dimension)")
                     .doc("q(0): pendulum [theta], double_pendulum [theta1, theta2], kepler [x, y], spherical_pendulum "
-                         "[x, y, z] (projected onto |q| = l), oscillator [x]")
+                         "[x, y, z] (projected onto |q| = l), oscillator [x], chaplygin_sleigh [x, y, theta] (centre "
+                         "of mass, heading), vertical_disk [x, y, theta, phi] (contact point, rolling angle, "
+                         "heading), rolling_disk [x, y, theta, phi, psi] (contact point, tilt, heading, rolling "
+                         "angle)")
                     .no_default());
     k.push_back(detail::custom_key<C>(
                     "initial.qdot", ValueType::number_array,
@@ -208,12 +234,18 @@ const detail::KeyTable<LagrangianConfig>& table() {
                     .default_text("zeros")
                     .unit("rad/s or m/s")
                     .allowed("n finite numbers")
-                    .doc("qdot(0) (spherical_pendulum: projected onto the tangent plane)"));
+                    .doc("qdot(0) (spherical_pendulum: projected onto the tangent plane; the nonholonomic systems: "
+                         "projected onto the constraints A(q) qdot = 0, a note saying how far)"));
     auto method = detail::choice_key<C>("integrator.method", &C::method, kMethods, "a method of the lagrangian model")
                       .doc("variational integrator (midpoint, trapezoid, lobatto-iiia-iiib) or the rk4 comparator");
     method.read = [read = method.read](Resolver& r, C& c) {
       read(r, c);
-      if (!r.has("integrator.method") || has_issue(r, {"integrator.method"}) || !c.constrained()) return;
+      if (!r.has("integrator.method") || has_issue(r, {"integrator.method"})) return;
+      if (c.nonholonomic() && c.method != MechanicsMethod::midpoint && c.method != MechanicsMethod::trapezoid)
+        r.issue("integrator.method", std::string("value \"") + config::id(c.method) +
+                                         "\" is not available for the nonholonomic system " + config::id(c.system) +
+                                         "; allowed (discrete Lagrange-d'Alembert): midpoint, trapezoid");
+      if (!c.constrained()) return;
       std::vector<std::string> ok;
       for (const auto& m : mechanics_methods())
         if (m.constraints) ok.emplace_back(m.id());

@@ -22,9 +22,11 @@
 #include "lievi/integrators/del/del_stepper.hpp"
 #include "lievi/integrators/del/discrete_lagrangian.hpp"
 #include "lievi/integrators/del/euler_lagrange_rk4.hpp"
+#include "lievi/integrators/del/nonholonomic.hpp"
 #include "lievi/io/output_dir.hpp"
 #include "lievi/io/table_csv.hpp"
 #include "lievi/models/mechanics.hpp"
+#include "lievi/models/nonholonomic.hpp"
 #include "lievi/run/plots.hpp"
 #include "lievi/run/progress.hpp"
 #include "lievi/version.hpp"
@@ -66,6 +68,16 @@ auto with_system(const io::MechanicsScenario& s, F&& f) {
       return f(mech::DoublePendulum{s.masses[0], s.masses[1], s.lengths[0], s.lengths[1], s.gravity});
     case MechanicalSystem::kepler: return f(mech::Kepler{s.mass, s.mu});
     case MechanicalSystem::spherical_pendulum: return f(mech::SphericalPendulum{s.mass, s.length, s.gravity});
+    case MechanicalSystem::chaplygin_sleigh:
+      return f(models::nonholonomic::ChaplyginSleigh{s.mass, s.inertia, s.offset});
+    case MechanicalSystem::vertical_disk: {
+      const auto IJ = s.disk_inertias();
+      return f(models::nonholonomic::VerticalRollingDisk{s.mass, s.radius, IJ[0], IJ[1]});
+    }
+    case MechanicalSystem::rolling_disk: {
+      const auto IJ = s.disk_inertias();
+      return f(models::nonholonomic::RollingDisk{s.mass, s.radius, IJ[0], IJ[1], s.gravity});
+    }
     case MechanicalSystem::oscillator: break;
   }
   return f(mech::Oscillator{s.mass, s.stiffness, s.damping, s.force_amplitude, s.force_frequency});
@@ -133,6 +145,17 @@ void project_start(const io::MechanicsScenario& s, const M& m, del::Vec<M::dim>&
       notes->push_back("the start was projected onto the constraint: initial.q moved by " + io::format_number(dq) +
                        " and initial.qdot by " + io::format_number(dv) + " (max-norm); the series starts at q = " +
                        vector_text(to_std<M::dim>(q)) + ", qdot = " + vector_text(to_std<M::dim>(v)));
+  } else if constexpr (del::NonholonomicModel<M>) {
+    const del::Vec<M::dim> v_in = v;
+    if (!del::project_velocity(m, q, v))
+      throw invalid_argument(file_of(s), "initial.qdot",
+                             "value " + vector_text(s.qdot0) + " cannot be projected onto the constraints A(q) qdot = 0 "
+                             "at initial.q (the constraint matrix is singular there)");
+    const double dv = (v - v_in).template lpNorm<Eigen::Infinity>();
+    if (notes && dv > 1e-14 * (1.0 + v.template lpNorm<Eigen::Infinity>()))
+      notes->push_back("initial.qdot was projected onto the constraints A(q) qdot = 0 (it moved by " +
+                       io::format_number(dv) + ", max-norm); the series starts at qdot = " +
+                       vector_text(to_std<M::dim>(v)));
   } else {
     (void)s, (void)m, (void)q, (void)v, (void)notes;
   }
@@ -145,6 +168,10 @@ template <class M>
 struct SystemStepper {
   static constexpr int n = M::dim;
   static constexpr bool constrained = del::ConstrainedModel<M>;
+  static constexpr bool nonholonomic = del::NonholonomicModel<M>;
+  /// The reported constraint: SHAKE/RATTLE's |g(q)|, or the discrete Lagrange-d'Alembert step's
+  /// |A(q_mid)(q_k - q_{k-1})| / h.
+  static constexpr bool has_constraint = constrained || nonholonomic;
   static constexpr bool symmetric = mech::HasSymmetry<M>;
   using V = del::Vec<n>;
 
@@ -154,6 +181,9 @@ struct SystemStepper {
   V v;
   del::DelOptions dopt;
   del::ConstraintOptions copt;
+  del::NonholonomicOptions nopt;
+  /// nonholonomic: the discrete constraint of the step into the current level (0 at the start)
+  double step_constraint = 0.0;
 
   /// The start (projected onto the constraint for the constrained system; notes say how far it moved).
   SystemStepper(const io::MechanicsScenario& s_, const M& m_, std::vector<std::string>* notes) : s(s_), m(m_) {
@@ -168,6 +198,7 @@ struct SystemStepper {
     copt.del = dopt;
     copt.projection = s.constraints == config::Projection::shake ? del::Projection::shake : del::Projection::rattle;
     copt.drift_tol = s.drift_tol;
+    nopt.del = dopt;
   }
 
   /// Step k (level k-1 to level k): "" when it succeeded (x.t is then t_k), otherwise the failure message in
@@ -190,6 +221,11 @@ struct SystemStepper {
     } else if constexpr (constrained) {
       res = method == Method::trapezoid ? del::constrained_step<del::Trapezoid>(m, x, h, copt)
                                         : del::constrained_step<del::Midpoint>(m, x, h, copt);
+    } else if constexpr (nonholonomic) {
+      const V q0 = x.q;
+      res = method == Method::trapezoid ? del::nonholonomic_step<del::Trapezoid>(m, x, h, nopt)
+                                        : del::nonholonomic_step<del::Midpoint>(m, x, h, nopt);
+      step_constraint = del::discrete_constraint_residual(m, q0, x.q) / h;
     } else {
       res = method == Method::trapezoid ? del::del_step<del::Trapezoid>(m, x, h, dopt)
             : method == Method::lobatto_iiia_iiib ? del::del_step<del::LobattoIIIAIIIB>(m, x, h, dopt)
@@ -208,7 +244,9 @@ struct SystemStepper {
   }
 
   /// The reported values of the current level: energy E(q, v), momentum map J = p . xi_Q(q) (NaN without
-  /// symmetry), constraint residual |g(q)| and hidden constraint |G(q) v| (NaN and 0 without constraint).
+  /// symmetry), constraint residual |g(q)| and hidden constraint |G(q) v| (NaN and 0 without constraint);
+  /// nonholonomic: the step's discrete constraint |A(q_mid)(q_k - q_{k-1})| / h and the velocity constraint
+  /// |A(q) v| at the node.
   struct Values {
     double E = nan, J = nan, g = nan, hidden = 0.0;
   };
@@ -220,6 +258,9 @@ struct SystemStepper {
       r.g = del::constraint_residual(m, x.q);
       const auto G = del::constraint_jacobian(m, x.q, static_cast<Eigen::Matrix<double, M::n_constraints, 1>*>(nullptr));
       r.hidden = (G * v).template lpNorm<Eigen::Infinity>();
+    } else if constexpr (nonholonomic) {
+      r.g = step_constraint;
+      r.hidden = (m.A(x.q) * v).template lpNorm<Eigen::Infinity>();
     }
     return r;
   }
@@ -230,6 +271,7 @@ struct SystemStepper {
   std::optional<RunFailure> checked_step(long long k, double E0, double escale, StepResult& res, Values& val) {
     const del::DelState<n> x_prev = x;
     const V v_prev = v;
+    const double c_prev = step_constraint;
     std::string message = advance(k, res);
     if (message.empty()) {
       val = values();
@@ -239,6 +281,7 @@ struct SystemStepper {
     if (message.empty()) return std::nullopt;
     x = x_prev;
     v = v_prev;
+    step_constraint = c_prev;
     RunFailure f;
     f.step = k;
     f.t = s.time_at(k - 1);
@@ -254,7 +297,7 @@ struct SystemStepper {
     if (!std::isfinite(r.E) || !std::isfinite(err))
       return "energy = " + io::format_number(r.E) + ", energy_error = " + io::format_number(err);
     if (symmetric && !std::isfinite(r.J)) return "momentum = " + io::format_number(r.J);
-    if (constrained && !(std::isfinite(r.g) && std::isfinite(r.hidden)))
+    if (has_constraint && !(std::isfinite(r.g) && std::isfinite(r.hidden)))
       return "constraint = " + io::format_number(r.g) + ", hidden constraint G(q) qdot = " + io::format_number(r.hidden);
     return {};
   }
@@ -273,7 +316,8 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
                                     const MechanicsCheckpoints& plan = {}) {
   using St = SystemStepper<M>;
   constexpr int n = M::dim;
-  constexpr bool constrained = St::constrained;
+  constexpr bool constrained = St::has_constraint;
+  constexpr bool nonholonomic = St::nonholonomic;
   constexpr bool symmetric = St::symmetric;
   using V = del::Vec<n>;
   using Values = typename St::Values;
@@ -327,6 +371,7 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
     a("x/q", x.q);
     a("x/p", x.p);
     a("x/v", v);
+    if constexpr (nonholonomic) a("x/step_constraint", st.step_constraint);
     a("diagnostics/emax", emax);
     a("diagnostics/jmax", jmax);
     a("diagnostics/gmax", gmax);
@@ -404,7 +449,7 @@ MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, 
   }
   if constexpr (constrained) {
     r.diagnostics.emplace_back("constraint_max", gmax);
-    r.diagnostics.emplace_back("hidden_constraint_max", hmax);
+    r.diagnostics.emplace_back(nonholonomic ? "velocity_constraint_max" : "hidden_constraint_max", hmax);
   }
   if (E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
   if (s.system == config::MechanicalSystem::oscillator && (s.damping != 0.0 || s.force_amplitude != 0.0))
@@ -464,7 +509,7 @@ std::vector<std::string> mechanics_series_columns(const io::MechanicsScenario& s
     for (int i = 1; i <= n; ++i) c.push_back(x + std::to_string(i));
   c.insert(c.end(), {"energy", "energy_error"});
   if (s.has_momentum_map()) c.emplace_back("momentum");
-  if (s.constrained()) c.emplace_back("constraint");
+  if (s.constrained() || s.nonholonomic()) c.emplace_back("constraint");
   c.emplace_back("newton");
   return c;
 }

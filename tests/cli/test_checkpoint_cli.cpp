@@ -145,7 +145,9 @@ TEST(CheckpointCli, EveryLagrangianSystemAndMethodResumesBitForBit) {
                         {"double_pendulum", {"midpoint", "lobatto-iiia-iiib"}},
                         {"spherical_pendulum", {"midpoint", "trapezoid"}},  // RATTLE
                         {"forced_oscillator", {"midpoint", "rk4"}},
-                        {"pendulum", {"trapezoid"}}};
+                        {"pendulum", {"trapezoid"}},
+                        {"chaplygin_sleigh", {"midpoint", "trapezoid"}},  // nonholonomic
+                        {"rolling_disk", {"midpoint"}}};
   for (const Case& c : cases)
     for (const char* method : c.methods) {
       const fs::path m = d / (std::string(c.example) + "_" + method);

@@ -123,6 +123,9 @@ TEST(MechanicsCli, EveryExampleRunsWithDocumentedColumns) {
       {"spherical_pendulum", "t,q1,q2,q3,v1,v2,v3,p1,p2,p3,energy,energy_error,momentum,constraint,newton"},
       {"damped_oscillator", "t,q1,v1,p1,energy,energy_error,newton"},
       {"forced_oscillator", "t,q1,v1,p1,energy,energy_error,newton"},
+      {"chaplygin_sleigh", "t,q1,q2,q3,v1,v2,v3,p1,p2,p3,energy,energy_error,constraint,newton"},
+      {"vertical_disk", "t,q1,q2,q3,q4,v1,v2,v3,v4,p1,p2,p3,p4,energy,energy_error,constraint,newton"},
+      {"rolling_disk", "t,q1,q2,q3,q4,q5,v1,v2,v3,v4,v5,p1,p2,p3,p4,p5,energy,energy_error,constraint,newton"},
   };
   for (const auto& [name, h] : header) {
     const fs::path d = workdir("mech_ex_" + name);
@@ -295,4 +298,80 @@ TEST(MechanicsCli, ForcedOscillatorMatchesExactSolution) {
   EXPECT_LT(err, 3e-3);
   const auto j = read_json(d / "out" / "summary.json");
   EXPECT_NE(j["notes"].dump().find("energy_error is absolute"), std::string::npos);
+}
+
+// The nonholonomic systems (discrete Lagrange-d'Alembert) from the command line. The Chaplygin sleigh against
+// its closed form, derived here: with V^2 = 2E/m and mu = m a / (I + m a^2) the reduced equations
+// v' = a omega^2, omega' = -mu v omega give v = V tanh(s), omega = omega0 cosh(s0) / cosh(s),
+// s = mu V t + s0, s0 = atanh(v0 / V), so theta = theta0 + omega0 cosh(s0) (gd(s) - gd(s0)) / (mu V) with
+// gd(s) = 2 atan(tanh(s / 2)); the order of the heading error measured over dt = 0.02, 0.01, 0.005. The
+// constraints at round-off in every row; the vertical disk's energy exact; bad input refused.
+TEST(MechanicsCli, NonholonomicSystemsMatchTheirClosedFormsAndKeepTheConstraints) {
+  const double m = 1.0, I = 0.1, a = 0.5, theta0 = 0.3, v0 = 0.5, omega0 = 1.0, T = 4.0;
+  const double E = 0.5 * m * v0 * v0 + 0.5 * (I + m * a * a) * omega0 * omega0;
+  const double V = std::sqrt(2.0 * E / m), mu = m * a / (I + m * a * a), s0 = std::atanh(v0 / V);
+  const auto gd = [](double s) { return 2.0 * std::atan(std::tanh(0.5 * s)); };
+  const double theta_T = theta0 + omega0 * std::cosh(s0) * (gd(mu * V * T + s0) - gd(s0)) / (mu * V);
+  std::vector<double> err;
+  for (const char* dt : {"0.02", "0.01", "0.005"}) {
+    const fs::path d = workdir(std::string("mech_sleigh_") + dt);
+    const CliResult r = run_example(d, "chaplygin_sleigh.toml", {std::string("integrator.dt=") + dt, "integrator.t_end=4"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Series s = read_series(d / "out" / "series.csv");
+    err.push_back(std::abs(s.col.at("q3").back() - theta_T));
+    // the discrete constraint |A(q_mid)(q_k - q_k-1)| / h: round-off of q ~ 10 m over h (2e-16 * 10 / 0.005)
+    for (double c : s.col.at("constraint")) EXPECT_LE(c, 1e-12) << dt;
+    const auto j = read_json(d / "out" / "summary.json");
+    // the node projection puts the velocity on the constraint exactly (a few ulps of |v| ~ 1)
+    EXPECT_LE(j["diagnostics"]["velocity_constraint_max"].get<double>(), 1e-14) << dt;
+    // the example's qdot is on the constraint: not projected
+    EXPECT_EQ(j["notes"].dump().find("projected"), std::string::npos) << j["notes"].dump();
+  }
+  const double order1 = std::log2(err[0] / err[1]), order2 = std::log2(err[1] / err[2]);
+  std::printf("sleigh heading at t = 4: errors %.3e %.3e %.3e, orders %.3f %.3f\n", err[0], err[1], err[2], order1,
+              order2);
+  EXPECT_NEAR(order1, 2.0, 0.1);  // a second-order method in its asymptotic range (measured 2.00)
+  EXPECT_NEAR(order2, 2.0, 0.1);
+  EXPECT_LE(err[2], 1e-6);
+
+  // the vertical disk: the projected velocity is exactly (Omega, omega), so the energy is kept to round-off
+  {
+    const fs::path d = workdir("mech_vertical_disk");
+    const CliResult r = run_example(d, "vertical_disk.toml", {"integrator.t_end=20"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = read_json(d / "out" / "summary.json");
+    EXPECT_LE(j["diagnostics"]["energy_max_rel_error"].get<double>(), 1e-12);  // ~ 2000 steps of round-off
+    EXPECT_LE(j["diagnostics"]["constraint_max"].get<double>(), 1e-12);
+  }
+  // the disk free to tilt: a start off the constraints is projected onto them, with a note
+  {
+    const fs::path d = workdir("mech_rolling_disk");
+    const CliResult r = run_example(d, "rolling_disk.toml", {"integrator.t_end=2", "initial.qdot=[0.1,0,0.3,0.5,5]"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = read_json(d / "out" / "summary.json");
+    EXPECT_NE(j["notes"].dump().find("initial.qdot was projected onto the constraints"), std::string::npos)
+        << j["notes"].dump();
+    // (projected in the kinetic metric) onto xdot = R cos(phi) psidot, ydot = R sin(phi) psidot at phi = 0
+    const auto& qd = j["start"]["qdot"];
+    EXPECT_NEAR(qd[0].get<double>(), 0.5 * qd[4].get<double>(), 1e-14);
+    EXPECT_NEAR(qd[1].get<double>(), 0.0, 1e-14);
+    EXPECT_LE(j["diagnostics"]["constraint_max"].get<double>(), 1e-12);
+    EXPECT_LE(j["diagnostics"]["velocity_constraint_max"].get<double>(), 1e-13);
+  }
+  // bad input: a method the nonholonomic step does not have, inertias that are not two positive numbers
+  const fs::path d = workdir("mech_nonholonomic_bad");
+  const CliResult rk4 = lievi_cli(d, {"validate", (kExamples / "chaplygin_sleigh.toml").string(), "--set",
+                                      "integrator.method=rk4"});
+  EXPECT_EQ(rk4.code, 2);
+  EXPECT_NE(rk4.err.find("key 'integrator.method': value \"rk4\" is not available for the nonholonomic system "
+                         "chaplygin_sleigh; allowed (discrete Lagrange-d'Alembert): midpoint, trapezoid"),
+            std::string::npos)
+      << rk4.err;
+  const CliResult in = lievi_cli(d, {"validate", (kExamples / "vertical_disk.toml").string(), "--set",
+                                     "model.inertias=[0.5, -1]"});
+  EXPECT_EQ(in.code, 2);
+  EXPECT_NE(in.err.find("key 'model.inertias': value [0.5, -1] must be 2 numbers > 0 (I about the axle, J about a "
+                        "diameter)"),
+            std::string::npos)
+      << in.err;
 }

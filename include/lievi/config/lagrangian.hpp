@@ -11,8 +11,18 @@
 
 namespace lievi::config {
 
-/// model.system: the catalogue systems, of configuration dimension 1, 2, 2, 3 and 1.
-enum class MechanicalSystem { pendulum, double_pendulum, kepler, spherical_pendulum, oscillator };
+/// model.system: the catalogue systems, of configuration dimension 1, 2, 2, 3, 1, and the nonholonomic ones
+/// (models/nonholonomic.hpp) of dimension 3, 4 and 5.
+enum class MechanicalSystem {
+  pendulum,
+  double_pendulum,
+  kepler,
+  spherical_pendulum,
+  oscillator,
+  chaplygin_sleigh,
+  vertical_disk,
+  rolling_disk
+};
 /// integrator.method: midpoint, trapezoid, lobatto-iiia-iiib (variational) or the rk4 comparator.
 enum class MechanicsMethod { midpoint, trapezoid, lobatto_iiia_iiib, rk4 };
 /// integrator.constraints of a constrained system: RATTLE (momentum projected onto the hidden constraint) or
@@ -38,6 +48,10 @@ struct LagrangianConfig {
   double damping = 0.0;                   ///< oscillator: c, force -c qdot (>= 0)
   double force_amplitude = 0.0;           ///< oscillator: F, force F cos(w t)
   double force_frequency = 1.0;           ///< oscillator: w, rad/s (>= 0)
+  double inertia = 1.0;                   ///< chaplygin_sleigh: I about the centre of mass (> 0)
+  double offset = 1.0;                    ///< chaplygin_sleigh: a, the blade behind the centre of mass (>= 0)
+  double radius = 1.0;                    ///< vertical_disk, rolling_disk: R (> 0)
+  std::vector<double> inertias;           ///< disks: [I about the axle, J about a diameter]; empty: uniform disk
 
   // initial
   std::vector<double> q0;     ///< q(0), dimension(system) numbers
@@ -61,6 +75,15 @@ struct LagrangianConfig {
 
   [[nodiscard]] int dim() const { return dimension(system); }
   [[nodiscard]] bool constrained() const { return system == MechanicalSystem::spherical_pendulum; }
+  /// A system with nonholonomic (velocity) constraints, stepped by the discrete Lagrange–d'Alembert principle.
+  [[nodiscard]] bool nonholonomic() const {
+    return system == MechanicalSystem::chaplygin_sleigh || system == MechanicalSystem::vertical_disk ||
+           system == MechanicalSystem::rolling_disk;
+  }
+  /// The disks' moments of inertia [I, J]: `inertias`, or a uniform disk's [m R^2 / 2, m R^2 / 4].
+  [[nodiscard]] std::vector<double> disk_inertias() const {
+    return inertias.size() == 2 ? inertias : std::vector<double>{0.5 * mass * radius * radius, 0.25 * mass * radius * radius};
+  }
   [[nodiscard]] bool has_momentum_map() const {
     return system == MechanicalSystem::kepler || system == MechanicalSystem::spherical_pendulum;
   }
