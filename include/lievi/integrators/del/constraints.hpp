@@ -42,6 +42,7 @@
 /// (no allocation in the step).
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <concepts>
@@ -146,13 +147,31 @@ double constraint_scale(const Eigen::Matrix<double, c, n>& G, const Vec<n>& q) {
   return G.cwiseAbs().rowwise().sum().maxCoeff() * (1.0 + q.template lpNorm<Eigen::Infinity>());
 }
 
-/// RATTLE: p1 = p1s + G1^T mu with G1 v1 = 0, Lv(q1, v1) = p1; Newton on (v1, mu) from v1 = v_guess, mu = 0.
-template <ConstrainedModel M>
+/// Whether the LU factorisation `lu` of the square matrix M is (numerically) singular: as
+/// del::numerically_singular, the pivots decide when they are well spread (smallest / largest |U_ii| > 1e-8);
+/// otherwise the ratio of the extreme singular values of M (JacobiSVD, only on that rare path) against
+/// singular_rcond. (Eigen's L1 condition estimate, used by numerically_singular, trips GCC's
+/// -Wmaybe-uninitialized at some fixed sizes, e.g. 7.)
+template <int K>
+bool singular_saddle(const Mat<K>& M, const Eigen::PartialPivLU<Mat<K>>& lu) {
+  const auto piv = lu.matrixLU().diagonal().cwiseAbs();
+  const double lo = piv.minCoeff(), hi = piv.maxCoeff();
+  if (!(hi > 0.0)) return true;
+  if (lo > 1e-8 * hi) return false;
+  const Eigen::JacobiSVD<Mat<K>> svd(M);
+  const auto sv = svd.singularValues();
+  return !(sv(K - 1) > singular_rcond * sv(0));
+}
+
+/// The momentum p1s projected onto the velocity constraint G1 v = 0 at q1: p1 = p1s + G1^T mu with G1 v1 = 0 and
+/// Lv(q1, v1) = p1 (RATTLE's projection onto the hidden constraint; the nonholonomic step's onto A(q1) v = 0).
+/// Newton on (v1, mu) with the Jacobian [[Lvv, -G1^T], [G1, 0]] from v1 = v_guess, mu = 0. Returns false (p1,
+/// mu unchanged) on a singular or non-finite system or at the iteration limit.
+template <class M, int c>
 bool rattle_projection(const M& m, const Vec<M::dim>& q1, const Vec<M::dim>& p1s,
-                       const Eigen::Matrix<double, M::n_constraints, M::dim>& G1, const Vec<M::dim>& v_guess,
-                       const solve::NewtonOptions& newton, Vec<M::dim>& p1,
-                       Eigen::Matrix<double, M::n_constraints, 1>& mu) {
-  constexpr int n = M::dim, c = M::n_constraints, K = n + c;
+                       const Eigen::Matrix<double, c, M::dim>& G1, const Vec<M::dim>& v_guess,
+                       const solve::NewtonOptions& newton, Vec<M::dim>& p1, Eigen::Matrix<double, c, 1>& mu) {
+  constexpr int n = M::dim, K = n + c;
   Vec<K> w;
   w << v_guess, Eigen::Matrix<double, c, 1>::Zero();
   Mat<K> J;
@@ -170,7 +189,7 @@ bool rattle_projection(const M& m, const Vec<M::dim>& q1, const Vec<M::dim>& p1s
     J.template topLeftCorner<n, n>() = d.Lvv;
     if (!R.allFinite() || !J.allFinite()) return false;
     const Eigen::PartialPivLU<Mat<K>> lu(J);
-    if (!(lu.rcond() > singular_rcond)) return false;
+    if (singular_saddle<K>(J, lu)) return false;
     const Vec<K> dw = lu.solve(R);
     w -= dw;
     if (!w.allFinite()) return false;

@@ -104,26 +104,6 @@ inline constexpr const char* msg_nonholonomic_iterations =
     "Newton did not converge on the discrete Lagrange-d'Alembert equations (q_{k+1}, lambda_k) within the "
     "iteration limit; reduce h or raise NonholonomicOptions::del.newton.max_iterations";
 
-namespace detail {
-
-/// Whether the LU factorisation `lu` of the square matrix M is (numerically) singular: as
-/// del::numerically_singular, the pivots decide when they are well spread (smallest / largest |U_ii| > 1e-8);
-/// otherwise the ratio of the extreme singular values of M (JacobiSVD, only on that rare path) against
-/// singular_rcond. (Eigen's L1 condition estimate, used by numerically_singular, trips GCC's
-/// -Wmaybe-uninitialized at some fixed sizes, e.g. 7.)
-template <int K>
-bool singular_saddle(const Mat<K>& M, const Eigen::PartialPivLU<Mat<K>>& lu) {
-  const auto piv = lu.matrixLU().diagonal().cwiseAbs();
-  const double lo = piv.minCoeff(), hi = piv.maxCoeff();
-  if (!(hi > 0.0)) return true;
-  if (lo > 1e-8 * hi) return false;
-  const Eigen::JacobiSVD<Mat<K>> svd(M);
-  const auto sv = svd.singularValues();
-  return !(sv(K - 1) > singular_rcond * sv(0));
-}
-
-}  // namespace detail
-
 /// The constraint matrix A(q) (m x n) at double.
 template <NonholonomicModel M>
 Eigen::Matrix<double, M::n_constraints, M::dim> constraint_matrix(const M& m, const Vec<M::dim>& q) {
@@ -205,44 +185,7 @@ template <NonholonomicModel M>
 bool project_momentum(const M& m, const Vec<M::dim>& q, const Vec<M::dim>& p_star, const Vec<M::dim>& v_guess,
                       const solve::NewtonOptions& newton, Vec<M::dim>& p,
                       Eigen::Matrix<double, M::n_constraints, 1>& mu) {
-  constexpr int n = M::dim, c = M::n_constraints, K = n + c;
-  const Eigen::Matrix<double, c, n> A = m.A(q);
-  Vec<K> w;
-  w << v_guess, Eigen::Matrix<double, c, 1>::Zero();
-  Mat<K> J;
-  J.template topRightCorner<n, c>() = -A.transpose();
-  J.template bottomLeftCorner<c, n>() = A;
-  J.template bottomRightCorner<c, c>().setZero();
-  const double Anorm = A.cwiseAbs().rowwise().sum().maxCoeff();
-  for (int it = 0; it < newton.max_iterations; ++it) {
-    const Vec<n> v = w.template head<n>();
-    const Eigen::Matrix<double, c, 1> mu_it = w.template tail<c>();
-    const auto d = lagrangian_derivatives(m, q, v);
-    const Vec<n> Atmu = A.transpose() * mu_it;
-    Vec<K> R;
-    R << d.Lv - p_star - Atmu, A * v;
-    J.template topLeftCorner<n, n>() = d.Lvv;
-    if (!R.allFinite() || !J.allFinite()) return false;
-    const Eigen::PartialPivLU<Mat<K>> lu(J);
-    if (detail::singular_saddle<K>(J, lu)) return false;
-    const Vec<K> dw = lu.solve(R);
-    w -= dw;
-    if (!w.allFinite()) return false;
-    if (it > 0 &&
-        dw.template lpNorm<Eigen::Infinity>() <=
-            newton.step_tol * (1.0 + w.template lpNorm<Eigen::Infinity>()) &&
-        R.template head<n>().template lpNorm<Eigen::Infinity>() <=
-            newton.residual_tol *
-                (p_star.template lpNorm<Eigen::Infinity>() + d.Lv.template lpNorm<Eigen::Infinity>() +
-                 Atmu.template lpNorm<Eigen::Infinity>()) &&
-        R.template tail<c>().template lpNorm<Eigen::Infinity>() <=
-            newton.residual_tol * Anorm * (1.0 + v.template lpNorm<Eigen::Infinity>())) {
-      mu = w.template tail<c>();
-      p = p_star + A.transpose() * mu;
-      return true;
-    }
-  }
-  return false;
+  return detail::rattle_projection(m, q, p_star, constraint_matrix(m, q), v_guess, newton, p, mu);
 }
 
 /// One discrete Lagrange–d'Alembert step of Method (Midpoint or Trapezoid) with the midpoint discrete
