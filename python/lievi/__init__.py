@@ -392,7 +392,8 @@ class Simulation:
     ``lievi run`` would compute for the scenario, level by level, bit for bit. A wave: ``phi`` (nodes,) and
     ``velocities``. A rigid body: ``M`` (3,), ``R`` (3, 3), ``energies()`` = {energy, casimir}. A Lagrangian
     system (``model.type = "lagrangian"``): ``q``, ``p`` (the discrete momentum) and ``v``, each (n,);
-    ``energies()`` = {energy, and momentum (Kepler, spherical pendulum) and constraint (spherical pendulum)}.
+    ``energies()`` = {energy, and momentum (Kepler, spherical pendulum) and constraint (spherical pendulum; the
+    nonholonomic systems: the step's discrete constraint)}.
     For these two a failed step leaves the last good state. A beam: the arrays below.
 
     ``sim.step(n)`` takes n steps (the GIL released); ``sim.t``, ``sim.steps``, ``sim.dt``. The state as numpy
