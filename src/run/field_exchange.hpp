@@ -37,7 +37,11 @@ class CommExchange final : public field::FieldExchange {
 inline bool checkpoint_due(const Checkpointer& c, long long k, field::FieldExchange* exchange) {
   const bool due = c.due(k);
   if (!exchange || !c.by_wall()) return due;
-  return exchange->all_gather({exchange->rank() == 0 && due ? 1.0 : 0.0}).front() != 0.0;
+  thread_local std::vector<double> all;  // every level: sized once, no allocation per step
+  all.resize(static_cast<std::size_t>(exchange->size()));
+  const double mine = exchange->rank() == 0 && due ? 1.0 : 0.0;
+  exchange->all_gather_fixed(&mine, 1, all.data());
+  return all.front() != 0.0;
 }
 
 }  // namespace lievi::run::detail

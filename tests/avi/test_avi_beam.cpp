@@ -162,14 +162,7 @@ TEST(AviBeam, EnergyBoundedWithoutDrift) {
     }
   }
   const double W = static_cast<double>(window_max.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < window_max.size(); ++i) {
-    sx += static_cast<double>(i);
-    sy += window_max[i];
-    sxx += static_cast<double>(i * i);
-    sxy += static_cast<double>(i) * window_max[i];
-  }
-  const double slope = (W * sxy - sx * sy) / (W * sxx - sx * sx);
+  const double slope = lievi::test::slope_per_index(window_max);
   const double worst = *std::max_element(window_max.begin(), window_max.end());
   std::printf("updates %lld: max |E - E0|/E0 = %.3e, drift over the run = %.3e\n", avi.updates(), worst,
               slope * W);

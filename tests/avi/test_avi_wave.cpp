@@ -193,14 +193,7 @@ TEST(AviWave, EnergyBoundedWithoutDriftOverAMillionUpdates) {
   const double worst = *std::max_element(window_max.begin(), window_max.end());
   // least-squares slope of the window maxima against the window index
   const double W = static_cast<double>(window_max.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < window_max.size(); ++i) {
-    sx += static_cast<double>(i);
-    sy += window_max[i];
-    sxx += static_cast<double>(i * i);
-    sxy += static_cast<double>(i) * window_max[i];
-  }
-  const double slope = (W * sxy - sx * sy) / (W * sxx - sx * sx);
+  const double slope = lievi::test::slope_per_index(window_max);
   std::printf("updates %lld, T = %.1f: max |E - E0|/E0 = %.3e, drift over the run = %.3e\n", avi.updates(), T,
               worst, slope * W);
   // bounded: the centred energy's oscillation on this coarse 28-segment mesh (the O(h^2) term plus the

@@ -21,19 +21,33 @@ inline std::vector<double> pairwise_orders(const std::vector<double>& h, const s
   return p;
 }
 
+/// Least-squares slope of y against x.
+inline double least_squares_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() != y.size() || x.size() < 2) throw std::invalid_argument("least_squares_slope: need >= 2 pairs");
+  const double n = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sx += x[i];
+    sy += y[i];
+    sxx += x[i] * x[i];
+    sxy += x[i] * y[i];
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/// Least-squares slope of y_i against their index i (a drift per entry, e.g. of per-window maxima).
+inline double slope_per_index(const std::vector<double>& y) {
+  std::vector<double> x(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) x[i] = static_cast<double>(i);
+  return least_squares_slope(x, y);
+}
+
 /// Least-squares slope of log e against log h.
 inline double fitted_order(const std::vector<double>& h, const std::vector<double>& e) {
   if (h.size() != e.size() || h.size() < 2) throw std::invalid_argument("fitted_order: need >= 2 pairs");
-  const double n = static_cast<double>(h.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(e[i]);
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  std::vector<double> x, y;
+  for (std::size_t i = 0; i < h.size(); ++i) x.push_back(std::log(h[i])), y.push_back(std::log(e[i]));
+  return least_squares_slope(x, y);
 }
 
 /// "h=..: e=.. (p=..)" lines for failure messages and logs.

@@ -379,7 +379,8 @@ class StaggeredStepper {
   /// exchanging the block's edge values with the neighbouring blocks through `exchange` after each sweep
   /// (domain decomposition, docs/distributed.md): the configurations and increments of the first node to the
   /// left after the node sweep, the strain of the last segment to the right after the strain sweep. Every
-  /// block keeps arrays of the whole grid (only its own part and the halo are current between gather() calls);
+  /// block keeps arrays of the whole grid (only its own part and the halo are current; gather() makes the
+  /// whole grid current on block 0, which writes the outputs and checkpoints);
   /// energies are summed in the fixed order of one process (the same bits), failures agreed by all blocks.
   /// Call after initialize(), which every block does whole.
   void decompose(FieldExchange& exchange) {

@@ -198,6 +198,8 @@ class DDBGroup {
   using State = models::LiePoissonState<G>;
   static constexpr int N = G::dof;
   static_assert(lie::Retraction<R, G>);
+  /// Smallest step-size increment of step (a)'s continuation (as DDB's).
+  static constexpr double continuation_min_increment = 1.0 / 1024;
   static constexpr MethodTraits traits{"ddb", 1, true, true, true, false,
                                        "DDB on a Lie group (SO(3), SE(3)), quadratic H, double-bracket dissipation: "
                                        "order 1 (2 at K = 0), implicit (a), Casimirs to round-off"};
@@ -249,7 +251,7 @@ class DDBGroup {
     int iterations = r.iterations;
     Vec z = m_.A_inv * mu;
     const auto at = [&](double s, Vec& x) { return newton_at(mu, h * s, x); };
-    if (solve::continuation(at, z, iterations, 1.0 / 1024)) {
+    if (solve::continuation(at, z, iterations, continuation_min_increment)) {
       xi = z;
       r = newton_at(mu, h, xi);
       r.iterations += iterations;

@@ -207,6 +207,27 @@ bool rattle_projection(const M& m, const Vec<M::dim>& q1, const Vec<M::dim>& p1s
   return false;
 }
 
+/// qdot projected onto the velocity constraint G qdot = 0 at q, minimum-norm in the kinetic metric
+/// W = d2L/dqdot2(q, qdot): qdot <- qdot - W^{-1} G^T (G W^{-1} G^T)^{-1} G qdot (a holonomic system's hidden
+/// constraint, or a nonholonomic A(q)). Returns false (qdot unchanged) if W or G W^{-1} G^T is singular or a
+/// value is non-finite.
+template <class M, int c>
+bool project_onto_velocity_constraint(const M& m, const Vec<M::dim>& q, const Eigen::Matrix<double, c, M::dim>& G,
+                                      Vec<M::dim>& qdot) {
+  constexpr int n = M::dim;
+  const auto d = lagrangian_derivatives(m, q, qdot);
+  const Eigen::PartialPivLU<Mat<n>> W(d.Lvv);
+  if (!d.Lvv.allFinite() || !G.allFinite() || singular_saddle<n>(d.Lvv, W)) return false;
+  const Eigen::Matrix<double, n, c> WiGt = W.solve(G.transpose());
+  const Eigen::Matrix<double, c, c> S = G * WiGt;
+  const Eigen::PartialPivLU<Eigen::Matrix<double, c, c>> luS(S);
+  if (!S.allFinite() || singular_saddle<c>(S, luS)) return false;
+  const Vec<n> v = qdot - WiGt * luS.solve(G * qdot);
+  if (!v.allFinite()) return false;
+  qdot = v;
+  return true;
+}
+
 }  // namespace detail
 
 /// One constrained step (SHAKE or RATTLE per opt.projection) of Method on x = (q_k, p_k, t_k), in place on success
@@ -363,15 +384,7 @@ bool project_initial(const M& m, Vec<M::dim>& q, Vec<M::dim>& qdot) {
   CVec g;
   const CMat G = constraint_jacobian(m, q, &g);
   if (!(g.template lpNorm<Eigen::Infinity>() <= newton.residual_tol * detail::constraint_scale(G, q))) return false;
-  const auto d = lagrangian_derivatives(m, q, qdot);
-  const Eigen::PartialPivLU<Mat<n>> W(d.Lvv);
-  if (!d.Lvv.allFinite() || !(W.rcond() > singular_rcond)) return false;
-  const Eigen::Matrix<double, n, c> WiGt = W.solve(G.transpose());
-  const Eigen::Matrix<double, c, c> S = G * WiGt;
-  const Eigen::PartialPivLU<Eigen::Matrix<double, c, c>> luS(S);
-  if (!(luS.rcond() > singular_rcond)) return false;
-  qdot -= WiGt * luS.solve(G * qdot);
-  return qdot.allFinite();
+  return detail::project_onto_velocity_constraint(m, q, G, qdot);
 }
 
 }  // namespace lievi::integrators::del

@@ -280,19 +280,7 @@ inline std::string describe_nonholonomic_failure(const StepResult& r, long k, do
 /// if W or A W^{-1} A^T is singular or a value is non-finite.
 template <NonholonomicModel M>
 bool project_velocity(const M& m, const Vec<M::dim>& q, Vec<M::dim>& qdot) {
-  constexpr int n = M::dim, c = M::n_constraints;
-  const Eigen::Matrix<double, c, n> A = m.A(q);
-  const auto d = lagrangian_derivatives(m, q, qdot);
-  const Eigen::PartialPivLU<Mat<n>> W(d.Lvv);
-  if (!d.Lvv.allFinite() || !A.allFinite() || detail::singular_saddle<n>(d.Lvv, W)) return false;
-  const Eigen::Matrix<double, n, c> WiAt = W.solve(A.transpose());
-  const Mat<c> S = A * WiAt;
-  const Eigen::PartialPivLU<Mat<c>> luS(S);
-  if (!S.allFinite() || detail::singular_saddle<c>(S, luS)) return false;
-  const Vec<n> v = qdot - WiAt * luS.solve(A * qdot);
-  if (!v.allFinite()) return false;
-  qdot = v;
-  return true;
+  return detail::project_onto_velocity_constraint(m, q, constraint_matrix(m, q), qdot);
 }
 
 /// The state (q, p = dL/dqdot(q, qdot), t): the start of a DLA run from a position and a velocity in D_q.
