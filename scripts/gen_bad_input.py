@@ -501,12 +501,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lievi", required=True, help="the built lievi program")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "tests", "bad_input", "cases"))
+    ap.add_argument("--only", action="append", default=[],
+                    help="regenerate only this model type's files (repeatable; the command-line cases are kept)")
     a = ap.parse_args()
+    unknown_models = set(a.only) - set(BASES)
+    if unknown_models:
+        sys.exit(f"--only: no base scenario for {sorted(unknown_models)}; model types: {sorted(BASES)}")
     a.lievi = os.path.abspath(a.lievi)
     os.makedirs(a.out, exist_ok=True)
     total = 0
     all_names = []
-    for model in ("rigid_body", "wave", "beam", "lagrangian"):
+    for model in BASES:  # every model type with a base scenario (and its CONTEXTS entry)
+        if a.only and model not in a.only:
+            continue
         md = subprocess.run([a.lievi, "schema", model], capture_output=True, text=True, check=True).stdout
         rows = parse_schema(md)
         base = BASES[model]
@@ -526,6 +533,9 @@ def main():
         write_group(os.path.join(a.out, f"{model}_sections.cases"), sc, f"{model}: unknown and misspelt keys and sections")
         total += len(cases) + len(sc)
         all_names += [c["name"] for c in cases + sc]
+    if a.only:
+        print(f"{total} cases written to {os.path.normpath(a.out)} for {', '.join(a.only)}")
+        return
     cli = cli_cases()
     write_group(os.path.join(a.out, "cli.cases"), cli, "the command line: subcommands, flags, files, --set, --paths, --out")
     total += len(cli)
