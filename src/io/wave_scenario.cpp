@@ -31,7 +31,10 @@ const char* id(WaveShape s) {
   }
   return "";
 }
-const char* id(FieldMethod m) { return m == FieldMethod::type_i ? "type-i" : m == FieldMethod::type_ii ? "type-ii" : ""; }
+const char* id(FieldMethod m) {
+  return m == FieldMethod::type_i ? "type-i" : m == FieldMethod::type_ii ? "type-ii" : m == FieldMethod::avi ? "avi" : "";
+}
+const char* id(AviQueue q) { return q == AviQueue::calendar ? "calendar" : q == AviQueue::heap ? "heap" : ""; }
 const char* id(field::Layout l) {
   return l == field::Layout::cell ? "cell" : l == field::Layout::vertex ? "vertex" : "";
 }
@@ -58,13 +61,19 @@ const char* id(field::NoiseMode m) {
   return "";
 }
 
-long long WaveConfig::n_nodes() const {
+long long WaveConfig::n_base_nodes() const {
   return (layout == field::Layout::vertex && !periodic()) ? J + 1 : J;
 }
+long long WaveConfig::n_nodes() const {
+  return node_s.empty() ? n_base_nodes() : static_cast<long long>(node_s.size());
+}
 
-double WaveConfig::s_of(long long j) const {
+double WaveConfig::base_s_of(long long j) const {
   const double x = static_cast<double>(j);
   return (layout == field::Layout::cell && !periodic()) ? (x + 0.5) * ds() : x * ds();
+}
+double WaveConfig::s_of(long long j) const {
+  return node_s.empty() ? base_s_of(j) : node_s.at(static_cast<std::size_t>(j));
 }
 
 }  // namespace lievi::config
@@ -98,7 +107,8 @@ const Names<Layout> kLayouts = names_of({Layout::cell, Layout::vertex});
 const Names<End> kBoundaries = names_of({End::free, End::clamped, End::periodic});
 const Names<WaveShape> kShapes =
     names_of({WaveShape::cosine, WaveShape::sine, WaveShape::gaussian, WaveShape::zero, WaveShape::file});
-const Names<FieldMethod> kMethods = names_of({FieldMethod::type_i, FieldMethod::type_ii});
+const Names<FieldMethod> kMethods = names_of({FieldMethod::type_i, FieldMethod::type_ii, FieldMethod::avi});
+const Names<config::AviQueue> kQueues = names_of({config::AviQueue::calendar, config::AviQueue::heap});
 const Names<field::Variant> kVariants = names_of({field::Variant::exact, field::Variant::approx});
 const Names<field::Start> kStarts = names_of({field::Start::half, field::Start::full});
 const Names<NoiseMode> kNoiseModes = names_of({NoiseMode::none, NoiseMode::common, NoiseMode::independent, NoiseMode::modes});
@@ -109,9 +119,10 @@ const detail::KeyTable<WaveConfig>& table();
 /// file's other.
 const detail::Schema& schema() {
   static const detail::Schema v{&table().schema(),
-                                {"model", "grid", "bc", "initial", "integrator", "noise", "output"},
+                                {"model", "regions", "grid", "bc", "initial", "integrator", "noise", "output"},
                                 "a wave scenario",
-                                {{"noise.modes", "noise.cosine_modes"}}};
+                                {{"noise.modes", "noise.cosine_modes"}},
+                                {"regions"}};
   return v;
 }
 
@@ -355,6 +366,128 @@ void read_noise(Resolver& r, WaveConfig& s) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The AVI: [[regions]] and the rules of integrator.method = "avi"
+// ---------------------------------------------------------------------------------------------------------------
+
+constexpr long long kMaxRefine = 1024;
+
+/// Whether an issue was recorded on one of `keys` (keys built at run time: the regions' entries).
+bool issue_on(Resolver& r, const std::vector<std::string>& keys) {
+  for (const auto& i : r.issues())
+    if (std::find(keys.begin(), keys.end(), i.key) != keys.end()) return true;
+  return false;
+}
+
+/// The [[regions]] tables (after the grid and the ends): s_range, c, rho, refine, dt, each checked; every
+/// region must hold a segment midpoint; then the graded mesh's node positions (node_s).
+void regions_rule(Resolver& r, WaveConfig& s) {
+  const std::size_t count = r.array_length("regions");
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string p = "regions[" + std::to_string(i) + "].";
+    config::WaveRegion g;
+    if (auto v = r.number_array(p + "s_range")) {
+      if (v->size() != 2 || !((*v)[0] < (*v)[1]))
+        r.issue(p + "s_range", "value " + r.get(p + "s_range")->text() + " must be [s_from, s_to] with s_from < s_to");
+      else
+        g.s_from = (*v)[0], g.s_to = (*v)[1];
+    } else if (!r.has(p + "s_range")) {
+      r.missing(p + "s_range", "the part [s_from, s_to] of the domain the region covers");
+    }
+    if (r.has(p + "c"))
+      if (auto v = r.positive(p + "c")) g.c = *v;
+    if (r.has(p + "rho"))
+      if (auto v = r.positive(p + "rho")) g.rho = *v;
+    if (r.has(p + "dt"))
+      if (auto v = r.positive(p + "dt")) g.dt = *v;
+    if (r.has(p + "refine"))
+      if (auto v = r.integer_in(p + "refine", 1, kMaxRefine)) g.refine = *v;
+    s.regions.push_back(g);
+  }
+  if (count == 0 || !grid_ok(r) || has_issue(r, {"model.c"})) return;
+  for (std::size_t i = 0; i < count; ++i)
+    if (issue_on(r, {"regions[" + std::to_string(i) + "].s_range", "regions[" + std::to_string(i) + "].refine"}))
+      return;
+  // the node count of the graded mesh, before its arrays are built
+  const long long nb = s.n_base_nodes(), n_base_segments = s.periodic() ? nb : nb - 1;
+  const double ds = s.ds();
+  long long nodes = nb;
+  std::vector<long long> held(count, 0);
+  for (long long j = 0; j < n_base_segments; ++j) {
+    const double mid = s.base_s_of(j) + 0.5 * ds;
+    long long g = -1;
+    for (std::size_t i = 0; i < count; ++i)
+      if (s.regions[i].s_from <= mid && mid < s.regions[i].s_to) g = static_cast<long long>(i);
+    if (g < 0) continue;
+    ++held[static_cast<std::size_t>(g)];
+    nodes += s.regions[static_cast<std::size_t>(g)].refine - 1;
+  }
+  bool ok = true;
+  for (std::size_t i = 0; i < count; ++i)
+    if (held[i] == 0) {
+      ok = false;
+      r.issue("regions[" + std::to_string(i) + "].s_range",
+              "value [" + format_number(s.regions[i].s_from) + ", " + format_number(s.regions[i].s_to) +
+                  "] holds no segment midpoint" + (count > 1 ? " (or every one is taken by a later region)" : "") +
+                  "; the segments' midpoints lie in (0, grid.length = " + format_number(s.length) +
+                  "), " + std::to_string(n_base_segments) + " segments of ds = " + format_number(ds));
+    }
+  if (nodes > kMaxJ + 1) {
+    ok = false;
+    r.issue("regions[0].refine", "the refined mesh has " + std::to_string(nodes) + " nodes; at most " +
+                                     std::to_string(kMaxJ + 1) + " are allowed");
+  }
+  if (ok) build::graded_nodes(s);
+}
+
+/// The rules of integrator.method = "avi" (after every key is read): regions need it; it refuses noise,
+/// checkpoints and the full start; its per-segment steps (build::avi_steps) must be dyadic and stable.
+void avi_rule(Resolver& r, WaveConfig& s) {
+  if (has_issue(r, {"integrator.method"})) return;
+  const std::size_t count = r.array_length("regions");
+  if (!s.avi()) {
+    if (count > 0)
+      r.issue("regions[0].s_range", std::string("[[regions]] (a stepped section, a graded mesh, per-region steps) "
+                                                "need integrator.method = \"avi\"; the synchronous ") +
+                                        config::id(s.method) + " steps a uniform grid with one speed");
+    return;
+  }
+  if (r.has("noise.mode") && s.noise_mode != NoiseMode::none)
+    r.issue("noise.mode", std::string("value \"") + config::id(s.noise_mode) +
+                              "\" with integrator.method = \"avi\": the AVI is deterministic; use noise.mode = "
+                              "\"none\" or the synchronous type-i / type-ii");
+  for (const char* key : {"output.checkpoint_every", "output.checkpoint_wall"})
+    if (r.has(key) && !has_issue(r, {key}) &&
+        (std::string(key) == "output.checkpoint_every" ? s.checkpoint_every > 0 : s.checkpoint_wall > 0.0))
+      r.issue(key, "is not supported with integrator.method = \"avi\" (a run is not checkpointed; leave the key out "
+                   "or use type-i)");
+  if (r.has("integrator.start") && s.start != field::Start::half)
+    r.issue("integrator.start", "value \"full\" with integrator.method = \"avi\": the AVI starts with the half "
+                                "update (\"half\")");
+  std::vector<std::string> keys = {"grid.J", "grid.layout", "grid.length", "bc.left", "bc.right", "model.c",
+                                   "integrator.dt", "integrator.t_end", "integrator.fraction"};
+  for (std::size_t i = 0; i < count; ++i)
+    for (const char* leaf : {"s_range", "c", "rho", "dt", "refine"})
+      keys.push_back("regions[" + std::to_string(i) + "]." + leaf);
+  if (issue_on(r, keys) || !(s.dt > 0.0)) return;
+  for (auto& i : build::avi_steps(s, build::wave_mesh(s)).problems) r.issue(i.key, i.message);
+}
+
+/// The resolved entries of the regions ("regions[i].s_range", then the values given).
+std::vector<ResolvedEntry> region_entries(const WaveConfig& s, const std::function<bool(const std::string&)>&) {
+  std::vector<ResolvedEntry> out;
+  for (std::size_t i = 0; i < s.regions.size(); ++i) {
+    const config::WaveRegion& g = s.regions[i];
+    const std::string p = "regions[" + std::to_string(i) + "].";
+    out.push_back({p + "s_range", std::vector<double>{g.s_from, g.s_to}, false});
+    if (g.c > 0) out.push_back({p + "c", g.c, false});
+    if (g.rho > 0) out.push_back({p + "rho", g.rho, false});
+    if (g.refine != 1) out.push_back({p + "refine", g.refine, false});
+    if (g.dt > 0) out.push_back({p + "dt", g.dt, false});
+  }
+  return out;
+}
+
 /// The wave key table, in documentation order; each key's reading runs in this order.
 const detail::KeyTable<WaveConfig>& table() {
   using C = WaveConfig;
@@ -370,6 +503,29 @@ const detail::KeyTable<WaveConfig>& table() {
     k.push_back(detail::number_key<C>("model.c", &C::c, detail::NumberCheck::positive)
                     .unit("m/s")
                     .doc("wave speed: l = 1/2 (phi_t^2 - c^2 phi_s^2) per unit length"));
+    // [[regions]] (integrator.method = "avi"; read by regions_rule after the ends)
+    const std::string region = "optional; in each [[regions]] table (integrator.method = \"avi\")";
+    auto s_range = detail::entry_only<C>(
+        {"regions.s_range", ValueType::number_array, "required in each [[regions]] table (integrator.method = \"avi\")",
+         "", "m", "[s_from, s_to], s_from < s_to, holding a segment midpoint",
+         "segments whose midpoint lies in [s_from, s_to) take this region's values (later regions win); "
+         "the synchronous type-i / type-ii refuse [[regions]] (they step a uniform grid)",
+         ""});
+    s_range.expand = region_entries;
+    k.push_back(s_range);
+    k.push_back(detail::entry_only<C>({"regions.c", ValueType::number, region, "model.c", "m/s", "> 0",
+                                       "wave speed in the region (a stepped section); kappa = rho c^2", ""}));
+    k.push_back(detail::entry_only<C>({"regions.rho", ValueType::number, region, "1", "kg/m",
+                                       "> 0", "mass per length in the region (the model's is 1)", ""}));
+    k.push_back(detail::entry_only<C>({"regions.refine", ValueType::integer, region, "1", "",
+                                       "1 ... 1024", "each segment of the region split into refine equal "
+                                       "segments (a graded mesh: n_nodes, node indices and s_j are the refined "
+                                       "mesh's)", ""}));
+    k.push_back(detail::entry_only<C>({"regions.dt", ValueType::number, region, "", "s",
+                                       "integrator.dt / 2^k, k = 0 ... 30; within ds_e / c_e unless "
+                                       "integrator.allow_unstable",
+                                       "explicit step of the region's segments (overrides integrator.fraction)",
+                                       ""}));
     k.push_back(detail::integer_key<C>("grid.J", &C::J, 2, kMaxJ)
                     .allowed("2 ... 100000000, within the available memory")
                     .doc("number of cells (cell) or segments (vertex, periodic); ds = length / J"));
@@ -387,6 +543,7 @@ const detail::KeyTable<WaveConfig>& table() {
                         "end s = 0: free (zero strain), clamped (end node held; vertex layout only), periodic (both "
                         "ends, J nodes s_j = j ds)"));
     k.push_back(end_key("bc.right", &C::bc_right, "end s = S, as bc.left"));
+    k.push_back(detail::rule<C>(regions_rule));
     auto shape = detail::choice_key<C>("initial.shape", &C::shape, kShapes, "an initial shape")
                      .doc("phi(0, s); \"file\" when only initial.file is given; phi_t(0, s) = 0 unless the file "
                           "gives it");
@@ -421,7 +578,9 @@ const detail::KeyTable<WaveConfig>& table() {
                     .when(for_shape("initial.file"), shape_reason)
                     .no_default());
     k.push_back(detail::choice_key<C>("integrator.method", &C::method, kMethods, "a wave integrator")
-                    .doc("type-i: stochastic kinematics; type-ii: stochastic potential (Hamilton-Pontryagin)"));
+                    .doc("type-i: stochastic kinematics; type-ii: stochastic potential (Hamilton-Pontryagin); "
+                         "avi: asynchronous variational integrator, each segment its own step dt / 2^k "
+                         "(deterministic, serial)"));
     k.push_back(detail::choice_key<C>("integrator.variant", &C::variant, kVariants, "a variant")
                     .doc("exact or approximate variations (they coincide for the wave, G = R)"));
     k.push_back(detail::choice_key<C>("integrator.start", &C::start, kStarts, "a start")
@@ -432,7 +591,24 @@ const detail::KeyTable<WaveConfig>& table() {
       if (g.ok) c.dt = g.dt, c.t_end = g.t_end, c.steps = g.steps;
     }));
     k.push_back(detail::boolean_key<C>("integrator.allow_unstable", &C::allow_unstable)
-                    .doc("run even when dt is beyond the stability (CFL) bound"));
+                    .doc("run even when dt is beyond the stability (CFL) bound (avi: a region's dt beyond "
+                         "its segments' limit)"));
+    const auto avi_only = [](const C& c) { return c.avi(); };
+    const auto avi_reason = [](const C& c) {
+      return std::string("with integrator.method = \"") + config::id(c.method) + "\" (avi only)";
+    };
+    k.push_back(detail::number_key_with<C>("integrator.fraction", &C::fraction, "(0, 1]",
+                                           [](double x) -> std::optional<std::string> {
+                                             if (x > 0.0 && x <= 1.0) return std::nullopt;
+                                             return "value " + format_number(x) + " must be in (0, 1]";
+                                           })
+                    .doc("avi: segment e's step is the largest integrator.dt / 2^k <= fraction x ds_e / c_e "
+                         "(its own stability limit)")
+                    .when(avi_only, avi_reason));
+    k.push_back(detail::choice_key<C>("integrator.queue", &C::queue, kQueues, "an event queue")
+                    .doc("avi: calendar (by dyadic level, O(1) per update) or heap (binary heap); the same "
+                         "results")
+                    .when(avi_only, avi_reason));
     k.push_back(detail::choice_key<C>("noise.mode", &C::noise_mode, kNoiseModes, "a noise mode")
                     .doc("common: one Brownian motion for all nodes; independent: one per node; modes: Theta_k(s) "
                          "fields"));
@@ -497,6 +673,7 @@ const detail::KeyTable<WaveConfig>& table() {
                     .doc("ensembles (--paths N): also write each path's series"));
     k.push_back(detail::quantiles_key<C>());
     k.push_back(detail::boolean_key<C>("output.plots", &C::plots).doc("make the PNG plots (python3 + matplotlib)"));
+    k.push_back(detail::rule<C>(avi_rule));
     return detail::KeyTable<C>(std::move(k));
   }();
   return t;
@@ -549,6 +726,27 @@ std::vector<InputIssue> wave_problems(const WaveConfig& c) {
         add("noise.modes[" + std::to_string(k) + "]", *p);
   }
   if (auto p = detail::probes_problem(c.probes, n, nodes)) add("output.probes", *p);
+  if (!c.avi()) {
+    if (!c.regions.empty()) add("regions[0].s_range", "[[regions]] need integrator.method = \"avi\"");
+    return out;
+  }
+  if (c.noise_mode != NoiseMode::none) add("noise.mode", "must be \"none\" with integrator.method = \"avi\"");
+  if (c.checkpoints()) add("output.checkpoint_every", "checkpoints are not supported with integrator.method = \"avi\"");
+  if (c.start != field::Start::half) add("integrator.start", "must be \"half\" with integrator.method = \"avi\"");
+  for (std::size_t i = 0; i < c.regions.size(); ++i) {
+    const auto& g = c.regions[i];
+    const std::string p = "regions[" + std::to_string(i) + "].";
+    if (!(g.s_from < g.s_to)) add(p + "s_range", "must be [s_from, s_to] with s_from < s_to");
+    if (g.c < 0 || g.rho < 0 || g.dt < 0 || !std::isfinite(g.c + g.rho + g.dt)) add(p + "c", "c, rho and dt must be > 0 (0: not given)");
+    if (g.refine < 1 || g.refine > kMaxRefine) add(p + "refine", "value " + std::to_string(g.refine) + " must be in 1 ... 1024");
+  }
+  if (out.empty()) {
+    config::WaveConfig graded = c;
+    build::graded_nodes(graded);
+    if (graded.node_s != c.node_s) add("node_s", "is not the graded mesh of the regions (build::graded_nodes)");
+    else
+      for (auto& i : build::avi_steps(c, build::wave_mesh(c)).problems) out.push_back(std::move(i));
+  }
   return out;
 }
 
@@ -591,7 +789,19 @@ std::string to_toml(const WaveScenario& s) {
   const auto notes = ignored_key_notes(s);
   std::string t = detail::toml_header("wave scenario", s.name, s.source, s.steps, s.dt, s.t_end,
                                       "; " + nodes_text(s) + ", ds = " + format_number(s.ds()), notes);
-  t += detail::entries_toml(resolved_entries(s), [&](const ResolvedEntry& e) { return detail::note_comments(notes, e); });
+  std::vector<ResolvedEntry> flat, regions;
+  for (auto& e : resolved_entries(s)) (e.key.rfind("regions[", 0) == 0 ? regions : flat).push_back(std::move(e));
+  t += detail::entries_toml(flat, [&](const ResolvedEntry& e) { return detail::note_comments(notes, e); });
+  std::string current;
+  for (const auto& e : regions) {
+    const auto close = e.key.find(']');
+    const std::string table = e.key.substr(0, close + 1), leaf = e.key.substr(close + 2);
+    if (table != current) {
+      t += "\n[[regions]]  # " + table + "\n";
+      current = table;
+    }
+    t += leaf + " = " + detail::value_toml(e.value) + "\n";
+  }
   return t;
 }
 

@@ -32,6 +32,7 @@
 #include "lievi/run/progress.hpp"
 #include "lievi/version.hpp"
 #include "field_summary.hpp"
+#include "wave_avi.hpp"
 
 namespace lievi::run {
 namespace {
@@ -346,12 +347,33 @@ void write_summary(const fs::path& path, const io::WaveScenario& s, const WaveRu
                    const detail::SliceInfo* slice = nullptr) {
   detail::json j = detail::field_summary(io::resolved_entries(s), s.name, r, s.steps, s.n_nodes());
   detail::add_slice(j, slice);
-  j["method"] = {{"id", config::id(s.method)},
-                 {"variant", config::id(s.variant)},
-                 {"order", 2},
-                 {"retraction", "identity (G = R)"},
-                 {"code_path", uses_type_ii(s) ? "type-ii potential" : "type-i kinematics"}};
+  if (s.avi()) {
+    j["method"] = {{"id", "avi"}, {"order", 2}, {"retraction", "identity (G = R)"},
+                   {"code_path", "asynchronous variational integrator (lievi/integrators/avi)"}};
+  } else {
+    j["method"] = {{"id", config::id(s.method)},
+                   {"variant", config::id(s.variant)},
+                   {"order", 2},
+                   {"retraction", "identity (G = R)"},
+                   {"code_path", uses_type_ii(s) ? "type-ii potential" : "type-i kinematics"}};
+  }
   j["cfl_dt"] = r.cfl_dt;
+  if (r.avi) {
+    const AviReport& a = *r.avi;
+    detail::json levels = detail::json::object();
+    for (const auto& [k, count] : a.levels) levels[std::to_string(k)] = count;
+    j["avi"] = {{"queue", a.queue},
+                {"fraction", a.fraction},
+                {"segments", a.segments},
+                {"segment_updates", a.updates},
+                {"updates_per_unit_time", a.updates_per_time},
+                {"ns_per_update", a.ns_per_update},
+                {"h_min", a.h_min},
+                {"h_max", a.h_max},
+                {"levels", levels},
+                {"synchronous_updates", a.synchronous_updates},
+                {"update_fraction", a.update_fraction}};
+  }
   detail::json phi = detail::json::array();
   for (double v : r.phi_final) phi.push_back(std::isfinite(v) ? detail::json(v) : detail::json(nullptr));
   j["final"] = {{"t", r.t_final}, {"phi", phi}};
@@ -375,6 +397,7 @@ double wave_cfl_dt(const io::WaveScenario& s) { return s.ds() / s.c; }
 
 void check_wave(const io::WaveScenario& s) {
   config::validate(s);  // a configuration built in C++ meets the rules a scenario file meets
+  if (s.avi()) return;  // its steps' checks are the configuration's (build::avi_steps)
   const double limit = wave_cfl_dt(s);
   if (s.dt > limit * (1.0 + 1e-12) && !s.allow_unstable) {
     throw invalid_argument(file_of(s), "integrator.dt",
@@ -394,6 +417,7 @@ std::vector<std::string> wave_series_columns(const io::WaveScenario& s) {
 
 WaveRunResult integrate_wave(const io::WaveScenario& s, WaveObserver& observer, Progress progress) {
   check_wave(s);
+  if (s.avi()) return detail::integrate_wave_avi(s, observer, progress);
   return integrate_path(s, s.path, observer, progress);
 }
 
@@ -402,6 +426,15 @@ fs::path default_output_dir(const io::WaveScenario& s) { return fs::path("runs")
 WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const RunOptions& options,
                        const ResumeFrom* resume) {
   const auto t0 = Clock::now();
+  if (s.avi()) {  // deterministic and serial, not checkpointed
+    if (options.comm)
+      throw invalid_argument("mpirun", "",
+                             std::to_string(options.comm->size()) + " ranks: integrator.method = \"avi\" runs on one "
+                             "process (it is serial); run it without mpirun");
+    if (resume || options.stop_at > 0)
+      throw invalid_argument(resume ? "resume" : "--stop-at", "",
+                             "integrator.method = \"avi\" runs are not checkpointed, so they cannot stop and resume");
+  }
   // Under mpirun: the field's nodes in blocks over the ranks (domain decomposition); rank 0 writes.
   std::optional<detail::CommExchange> exchange;
   if (options.comm) {
@@ -471,7 +504,8 @@ WaveRunResult run_wave(const io::WaveScenario& s, const fs::path& out_dir, const
                                exchange ? &*exchange : nullptr};
     if (exchange) parallel::start_work(*options.comm);
     try {
-      r = integrate_path(s, s.path, rec, options.progress, plan);
+      r = s.avi() ? detail::integrate_wave_avi(s, rec, options.progress)
+                  : integrate_path(s, s.path, rec, options.progress, plan);
     } catch (...) {
       if (exchange) options.comm->abort(1);  // the other ranks are inside the step's exchanges
       throw;
@@ -537,6 +571,10 @@ EnsembleModel wave_ensemble_model(const io::WaveScenario& s) {
 
 WaveRunResult run_wave_ensemble(const io::WaveScenario& s, long long paths, const fs::path& out_dir,
                                 const RunOptions& options, const ResumeFrom* resume) {
+  if (s.avi())
+    throw invalid_argument("--paths", "",
+                           "value " + std::to_string(paths) + ": integrator.method = \"avi\" is deterministic (no "
+                           "noise, one path); run it without --paths");
   detail::check_ensemble(s.noise_mode, s.path, paths, file_of(s));
   check_wave(s);
   return detail::run_field_ensemble(s, paths, out_dir, options, resume, detail::wave_ensemble_model(s));
@@ -553,6 +591,10 @@ struct WaveSimulation::Impl {
 
 WaveSimulation::WaveSimulation(const io::WaveScenario& s) {
   check_wave(s);
+  if (s.avi())
+    throw invalid_argument(file_of(s), "integrator.method",
+                           "value \"avi\" is not stepped by a Simulation (its segments have no common step); "
+                           "run it whole (lievi.run / lievi run)");
   impl_ = std::make_unique<Impl>(Impl{s, make_stepper(s, s.path), 0, false});
 }
 WaveSimulation::~WaveSimulation() = default;

@@ -17,11 +17,25 @@ namespace lievi::config {
 
 /// initial.shape: A cos(kπs/S), A sin(kπs/S), A exp(−((s − s0)/w)²), 0, or a CSV file.
 enum class WaveShape { cosine, sine, gaussian, zero, file };
-/// integrator.method of the field models: stochastic kinematics (type-i) or stochastic potential (type-ii).
-enum class FieldMethod { type_i, type_ii };
+/// integrator.method of the field models: stochastic kinematics (type-i), stochastic potential (type-ii), or
+/// (wave only) the asynchronous variational integrator (avi: deterministic, per-segment steps dt / 2^k).
+enum class FieldMethod { type_i, type_ii, avi };
+/// integrator.queue of the AVI: the calendar by dyadic level (O(1) per update) or the binary heap.
+enum class AviQueue { calendar, heap };
+
+/// One [[regions]] table of a wave scenario: the segments whose midpoint lies in [s_from, s_to) take its
+/// values (later tables win). 0 means "not given": the model's c, density 1, the fraction's step.
+struct WaveRegion {
+  double s_from = 0.0, s_to = 0.0;
+  double c = 0.0;         ///< wave speed in the region (a stepped section)
+  double rho = 0.0;       ///< mass per length in the region (the model's is 1; kappa = rho c^2)
+  long long refine = 1;   ///< each base segment of the region split into `refine` equal segments
+  double dt = 0.0;        ///< explicit AVI step of the region's segments, integrator.dt / 2^k
+};
 
 [[nodiscard]] const char* id(WaveShape s);
 [[nodiscard]] const char* id(FieldMethod m);
+[[nodiscard]] const char* id(AviQueue q);
 [[nodiscard]] const char* id(field::Layout l);
 [[nodiscard]] const char* id(field::End e);
 [[nodiscard]] const char* id(field::Variant v);
@@ -31,6 +45,12 @@ enum class FieldMethod { type_i, type_ii };
 struct WaveConfig {
   // model
   double c = 1.0;  ///< wave speed (> 0)
+
+  // regions (AVI only): stepped sections, graded meshes, per-region steps
+  std::vector<WaveRegion> regions;
+  /// Node positions of a graded mesh (regions with refine > 1; build::graded_nodes), empty for the uniform
+  /// grid; then n_nodes() and s_of() are this mesh's.
+  std::vector<double> node_s;
 
   // grid and ends
   long long J = 100;                          ///< cells (cell) / segments (vertex, periodic), >= 2
@@ -56,6 +76,8 @@ struct WaveConfig {
   double dt = 0.0, t_end = 0.0;                    ///< t_end = steps dt within 1e-9 relative
   long long steps = 0;
   bool allow_unstable = false;  ///< skip the CFL refusal
+  double fraction = 0.9;        ///< AVI: segment step = largest dt / 2^k <= fraction x its own limit ds_e / c_e
+  AviQueue queue = AviQueue::calendar;
 
   // noise
   field::NoiseMode noise_mode = field::NoiseMode::none;
@@ -82,9 +104,13 @@ struct WaveConfig {
   [[nodiscard]] bool checkpoints() const { return checkpoint_every > 0 || checkpoint_wall > 0.0; }
 
   [[nodiscard]] bool periodic() const { return bc_left == field::End::periodic; }
-  [[nodiscard]] long long n_nodes() const;  ///< J (cell, periodic) or J + 1 (vertex, not periodic)
+  [[nodiscard]] bool avi() const { return method == FieldMethod::avi; }
+  /// J (cell, periodic) or J + 1 (vertex, not periodic); on a graded mesh node_s.size()
+  [[nodiscard]] long long n_nodes() const;
+  [[nodiscard]] long long n_base_nodes() const;  ///< the uniform grid's node count (before refinement)
   [[nodiscard]] double ds() const { return length / static_cast<double>(J); }
-  [[nodiscard]] double s_of(long long j) const;  ///< node position s_j
+  [[nodiscard]] double s_of(long long j) const;       ///< node position s_j (of the graded mesh if any)
+  [[nodiscard]] double base_s_of(long long j) const;  ///< position of the uniform grid's node j
   [[nodiscard]] double time_at(long long k) const { return k == steps ? t_end : static_cast<double>(k) * dt; }
 };
 

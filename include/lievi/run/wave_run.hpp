@@ -27,8 +27,24 @@
 
 namespace lievi::run {
 
+/// What an AVI run (integrator.method = "avi") reports besides the wave's rows (summary.json "avi").
+struct AviReport {
+  std::string queue;
+  double fraction = 0.0;
+  long long segments = 0;
+  long long updates = 0;           ///< segment updates taken (the start updates included)
+  double updates_per_time = 0.0;   ///< updates per unit simulated time
+  double ns_per_update = 0.0;      ///< integrate_s / updates
+  double h_min = 0.0, h_max = 0.0;
+  std::vector<std::pair<int, long long>> levels;  ///< k -> number of segments with step integrator.dt / 2^k
+  /// The updates of a synchronous scheme on the same mesh at the smallest step, n_segments t / h_min (the
+  /// start included), and updates / that.
+  double synchronous_updates = 0.0, update_fraction = 0.0;
+};
+
 /// What a wave run reports (summary.json is this struct written out).
 struct WaveRunResult : RunReport {
+  std::optional<AviReport> avi;   ///< integrator.method = "avi"
   long long snapshots = 0;
   std::vector<double> phi_final;  ///< phi at the last good level (wave)
   double cfl_dt = 0.0;            ///< the largest stable dt (wave: ds / c; beam: the a-priori bound)
