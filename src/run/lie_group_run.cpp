@@ -1,0 +1,661 @@
+/// @file src/run/lie_group_run.cpp
+/// @brief The lie_group run pipeline: the catalogue system from the scenario, the step loop (the Lie-group DEL in
+/// (R, Pi), its reduced form in (Pi, Gamma), Moser-Veselov's discrete Lagrangian, or the RK4 comparator),
+/// series.csv, summary.json, plots; and LieGroupSimulation, the same step taken by the caller (Python).
+///
+/// The steps are the library's (integrators/lie_del/lie_del.hpp (1)-(3), discrete_reduced.hpp (1)-(3)) written
+/// on its public pieces (psi/solve_xi, grad_R) so that the Newton warm start — the library keeps it private — is
+/// part of the run's state: a checkpoint saves it and a resumed run continues bit for bit.
+#include "lievi/run/lie_group_run.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+
+#include "field_summary.hpp"
+#include "lievi/core/error.hpp"
+#include "lievi/integrators/lie_del/discrete_reduced.hpp"
+#include "lievi/integrators/lie_del/lie_del.hpp"
+#include "lievi/io/output_dir.hpp"
+#include "lievi/io/table_csv.hpp"
+#include "lievi/lie/retraction/cayley.hpp"
+#include "lievi/lie/retraction/exp.hpp"
+#include "lievi/models/lie_mechanics.hpp"
+#include "lievi/run/lie_group_sim.hpp"
+#include "lievi/run/plots.hpp"
+#include "lievi/run/progress.hpp"
+#include "lievi/version.hpp"
+
+namespace lievi::run {
+namespace {
+
+namespace fs = std::filesystem;
+namespace ld = integrators::lie_del;
+namespace lm = models::lie_mechanics;
+using Clock = std::chrono::steady_clock;
+using Row = std::vector<double>;
+using Sink = std::function<void(const Row&)>;
+using lie::Mat3;
+using lie::SO3;
+using lie::Vec3;
+using Method = config::LieMethod;
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+Vec3 to_vec3(const std::array<double, 3>& a) { return Vec3(a[0], a[1], a[2]); }
+
+/// Call f with the catalogue model of the scenario's system (parameters from the scenario).
+template <class F>
+auto with_system(const io::LieGroupScenario& s, F&& f) {
+  switch (s.system) {
+    case config::LieSystem::heavy_top: {
+      lm::HeavyTop m;
+      m.I = s.inertia, m.m = s.mass, m.g = s.gravity, m.chi = to_vec3(s.chi);
+      return f(m);
+    }
+    case config::LieSystem::pendulum_3d: {
+      lm::ThreeDPendulum m;
+      m.J = s.inertia, m.m = s.mass, m.g = s.gravity, m.rho = to_vec3(s.chi);
+      return f(m);
+    }
+    case config::LieSystem::free_body: break;
+  }
+  lm::FreeRigidBody m;
+  m.I = s.inertia;
+  return f(m);
+}
+
+/// Call f with the system's model and the retraction type (Cayley for the methods that read none).
+template <class F>
+auto with_model(const io::LieGroupScenario& s, F&& f) {
+  return with_system(s, [&](const auto& m) {
+    if (s.uses_retraction() && s.retraction == config::LieRetraction::exp) return f(m, lie::Exp<SO3>{});
+    return f(m, lie::Cayley<SO3>{});
+  });
+}
+
+/// What to change, by scenario key: the step size always; the iteration limit and tolerance after a Newton
+/// failure; an implicit method when RK4 failed.
+std::string hint_of(const io::LieGroupScenario& s, const std::string& message) {
+  std::string h = "the step failed at dt = " + io::format_number(s.dt) + "; try a smaller integrator.dt, e.g. " +
+                  io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)";
+  if (s.method == Method::rk4)
+    h += ", or integrator.method = \"del\" (variational: bounded energy)";
+  else if (message.find("converge") != std::string::npos)
+    h += ", or raise integrator.max_iterations (now " + std::to_string(s.max_iterations) +
+         ") or integrator.newton_tol (now " + io::format_number(s.newton_tol) + ")";
+  return h;
+}
+
+/// The failure message of a solver in the scenario's words: its diagnosis up to "; " (after which the library
+/// advises on its C++ options).
+std::string scenario_message(const char* message) {
+  std::string m = message && *message ? message : "Newton did not converge";
+  if (const auto cut = m.find("; "); cut != std::string::npos) m.resize(cut);
+  return m;
+}
+
+/// The step of a system from level k-1 to level k, shared by the run loop and LieGroupSimulation: the state, the
+/// Newton warm start, and the reported values of a level.
+template <class M, class Rt>
+struct Stepper {
+  static constexpr bool gravitating = ld::AdvectedSO3Model<M>;
+  static constexpr bool free_body = std::is_same_v<M, lm::FreeRigidBody>;
+  using Del = ld::LieDel<M, Rt>;
+  using Mv = ld::DiscreteReducedDel<lm::MoserVeselovBody>;
+
+  const io::LieGroupScenario& s;
+  M m;
+  solve::NewtonOptions nopt;
+  Del del;
+  std::optional<Mv> mv;
+  Mat3 Iinv;
+  // the state of level k: attitude, body momentum, advected vertical (del-reduced: its own; else R^T e3)
+  Mat3 R = Mat3::Identity();
+  Vec3 Pi = Vec3::Zero(), Gamma = Vec3::UnitZ();
+  // the Newton warm start (as LieDel's: the last two xi; Moser-Veselov: the last Cayley coordinate z of F)
+  Vec3 xi = Vec3::Zero(), xi_prev = Vec3::Zero();
+  long long warm = 0;
+
+  static solve::NewtonOptions newton_options(const io::LieGroupScenario& s) {
+    solve::NewtonOptions o;
+    o.residual_tol = s.newton_tol;
+    o.max_iterations = static_cast<int>(s.max_iterations);
+    return o;
+  }
+
+  Stepper(const io::LieGroupScenario& s_, const M& m_) : s(s_), m(m_), nopt(newton_options(s_)), del(m_, nopt) {
+    Iinv = s.inertia.inverse();
+    if constexpr (free_body) {
+      lm::MoserVeselovBody b;
+      b.I = s.inertia;
+      if (s.method == Method::moser_veselov) mv.emplace(b, nopt);
+    }
+    R = Eigen::Quaterniond(s.attitude[0], s.attitude[1], s.attitude[2], s.attitude[3]).normalized().toRotationMatrix();
+    Pi = s.Pi0;
+    Gamma = R.transpose() * Vec3::UnitZ();
+  }
+
+  [[nodiscard]] Vec3 grad_V_reduced(const Vec3& G) const {
+    if constexpr (gravitating) return m.grad_V_reduced(G);
+    else return (void)G, Vec3::Zero();
+  }
+
+  /// Newton's start as LieDel's: 2 xi_{k-1} - xi_{k-2} after two steps, xi_{k-1} after one, else
+  /// ell''(0)^{-1} (b - mu(0)).
+  [[nodiscard]] Vec3 guess(const Vec3& b) const {
+    if (warm >= 2) return 2.0 * xi - xi_prev;
+    if (warm == 1) return xi;
+    const auto d0 = ld::kinetic_derivatives(m, Vec3::Zero());
+    return Eigen::PartialPivLU<Mat3>(d0.ell_xixi).solve(Vec3(b - d0.mu));
+  }
+  void remember(const Vec3& x) {
+    xi_prev = xi;
+    xi = x;
+    warm = std::min<long long>(warm + 1, 2);
+  }
+
+  /// del: (1)-(3) of lie_del.hpp on (R, Pi), the potential's gradient through the model's V (LieDel::step).
+  StepResult step_del(double h) {
+    const SO3 g(R);
+    const Vec3 b = Pi - (0.5 * h) * ld::grad_V(m, g);
+    Vec3 x = guess(b);
+    const double scale = std::max(Pi.lpNorm<Eigen::Infinity>(), b.lpNorm<Eigen::Infinity>());
+    StepResult r = del.solve_xi(b, h, scale, x);
+    if (!r.converged) return r;
+    const SO3 g_kp1 = g * Rt::tau(h * x);
+    const auto d = ld::kinetic_derivatives(m, x);
+    const Vec3 p_kp1 = Rt::dtau_inv_star(-h * x) * d.mu - (0.5 * h) * ld::grad_V(m, g_kp1);
+    R = g_kp1.matrix();
+    Pi = p_kp1;
+    Gamma = R.transpose() * Vec3::UnitZ();
+    remember(x);
+    return r;
+  }
+
+  /// del-reduced: LieDel::advected_step on (Pi, Gamma) (free body: reduced_step on Pi), and the reconstruction
+  /// R_{k+1} = R_k tau(h xi).
+  StepResult step_reduced(double h) {
+    const Vec3 b = Pi - (0.5 * h) * grad_V_reduced(Gamma);
+    Vec3 x = guess(b);
+    StepResult r =
+        del.solve_xi(b, h, std::max(Pi.lpNorm<Eigen::Infinity>(), b.lpNorm<Eigen::Infinity>()), x);
+    if (!r.converged) return r;
+    const Mat3 F = Rt::tau(h * x).matrix();
+    const Vec3 Gamma_kp1 = F.transpose() * Gamma;
+    const auto d = ld::kinetic_derivatives(m, x);
+    Pi = Rt::dtau_inv_star(-h * x) * d.mu - (0.5 * h) * grad_V_reduced(Gamma_kp1);
+    Gamma = Gamma_kp1;
+    R = R * F;
+    remember(x);
+    return r;
+  }
+
+  /// moser-veselov: (1)-(3) of discrete_reduced.hpp with l_d(F) = tr((Id - F) J)/h, Newton in F = cay(z).
+  StepResult step_mv(double h) {
+    using Chart = lie::Cayley<SO3>;
+    const Vec3 b = Pi;
+    const double scale = Pi.lpNorm<Eigen::Infinity>();
+    Mat3 Jc;
+    const auto F = [&](const Vec3& z) -> Vec3 {
+      Mat3 H;
+      const Vec3 res = mv->grad_R(Chart::tau(z), h, &H) - b;
+      Jc = H * Chart::dtau(z);
+      return res;
+    };
+    const auto DF = [&](const Vec3&) -> Mat3 { return Jc; };
+    Vec3 z = xi;
+    if (warm == 0) {  // one Newton step from F = identity
+      F(Vec3::Zero());
+      z = Eigen::PartialPivLU<Mat3>(Jc).solve(b);
+    }
+    StepResult r = solve::newton<3>(F, DF, z, scale, nopt);
+    if (!r.converged) return r;
+    const SO3 Fk = Chart::tau(z);
+    Pi = lie::Ad_star(Fk, mv->grad_R(Fk, h));
+    R = R * Fk.matrix();
+    Gamma = R.transpose() * Vec3::UnitZ();
+    xi = z;
+    warm = 1;
+    return r;
+  }
+
+  /// rk4: classical RK4 on R' = R hat(Omega), Pi' = Pi x Omega - grad_V(R^T e3), Omega = I^-1 Pi.
+  StepResult step_rk4(double h) {
+    const auto f = [&](const Mat3& Rs, const Vec3& P, Mat3& dR, Vec3& dP) {
+      const Vec3 Om = Iinv * P;
+      dR = Rs * lie::hat(Om);
+      dP = P.cross(Om) - grad_V_reduced(Rs.transpose() * Vec3::UnitZ());
+    };
+    Mat3 k1R, k2R, k3R, k4R;
+    Vec3 k1P, k2P, k3P, k4P;
+    f(R, Pi, k1R, k1P);
+    f(R + (0.5 * h) * k1R, Pi + (0.5 * h) * k1P, k2R, k2P);
+    f(R + (0.5 * h) * k2R, Pi + (0.5 * h) * k2P, k3R, k3P);
+    f(R + h * k3R, Pi + h * k3P, k4R, k4P);
+    R += (h / 6.0) * (k1R + 2.0 * k2R + 2.0 * k3R + k4R);
+    Pi += (h / 6.0) * (k1P + 2.0 * k2P + 2.0 * k3P + k4P);
+    Gamma = R.transpose() * Vec3::UnitZ();
+    return StepResult{};
+  }
+
+  /// The reported values of the current level.
+  struct Values {
+    double E = nan;
+    std::array<double, 2> C{nan, nan};  ///< Casimirs: (|Gamma|^2, Pi . Gamma), or (|Pi|^2, -) for the free body
+    Vec3 J = Vec3::Constant(nan);       ///< Noether: e3 . R Pi in J(2) (gravitating), R Pi (free body)
+    double orth = nan;
+  };
+  [[nodiscard]] Values values() const {
+    Values v;
+    if constexpr (gravitating) {
+      v.E = m.energy(Pi, Gamma);
+      v.C = M::casimirs(Pi, Gamma);
+      v.J(2) = Vec3::UnitZ().dot(R * Pi);
+    } else {
+      v.E = 0.5 * Pi.dot(Iinv * Pi);
+      v.C = {Pi.squaredNorm(), nan};
+      v.J = R * Pi;
+    }
+    v.orth = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
+    return v;
+  }
+  [[nodiscard]] static bool finite(const Values& v) {
+    return std::isfinite(v.E) && std::isfinite(v.C[0]) && (free_body || std::isfinite(v.C[1])) &&
+           (gravitating ? std::isfinite(v.J(2)) : v.J.allFinite()) && std::isfinite(v.orth);
+  }
+
+  /// Step k (level k-1 to level k) with the run's check: a failed solve or a non-finite state or reported value
+  /// puts the state back and is returned; otherwise `val` holds level k's values.
+  std::optional<RunFailure> checked_step(long long k, StepResult& res, Values& val) {
+    const Mat3 R0 = R;
+    const Vec3 Pi0 = Pi, G0 = Gamma, xi0 = xi, xp0 = xi_prev;
+    const long long w0 = warm;
+    const double h = s.dt;
+    res = s.method == Method::del             ? step_del(h)
+          : s.method == Method::del_reduced   ? step_reduced(h)
+          : s.method == Method::moser_veselov ? step_mv(h)
+                                              : step_rk4(h);
+    std::string message;
+    if (!res.converged) {
+      message = "the implicit step failed: " + scenario_message(res.message);
+    } else if (!R.allFinite() || !Pi.allFinite() || !Gamma.allFinite()) {
+      message = "non-finite state after the step";
+    } else {
+      val = values();
+      if (!finite(val)) message = "non-finite value after the step: energy = " + io::format_number(val.E) + " (overflow)";
+    }
+    if (message.empty()) return std::nullopt;
+    R = R0, Pi = Pi0, Gamma = G0, xi = xi0, xi_prev = xp0, warm = w0;
+    RunFailure f;
+    f.step = k;
+    f.t = s.time_at(k - 1);
+    f.residual = res.residual;
+    f.message = message;
+    f.hint = hint_of(s, message);
+    return f;
+  }
+
+  /// Everything the next step reads (checkpoints).
+  void state(StateIO& a) {
+    a("x/R", R);
+    a("x/Pi", Pi);
+    a("x/Gamma", Gamma);
+    a("x/xi", xi);
+    a("x/xi_prev", xi_prev);
+    a("x/warm", warm);
+  }
+};
+
+struct Checkpoints {
+  Checkpointer* checkpoints = nullptr;
+  const ResumeFrom* resume = nullptr;
+  std::function<void(StateIO&)> outputs;
+};
+
+template <class M, class Rt>
+LieGroupRunResult integrate_system(const io::LieGroupScenario& s, const M& m, const Sink& sink, Progress progress,
+                                   const Checkpoints& plan = {}) {
+  using St = Stepper<M, Rt>;
+  using Values = typename St::Values;
+  LieGroupRunResult r;
+  St st(s, m);
+  const Values start = st.values();
+  const double E0 = start.E, escale = E0 != 0.0 ? std::abs(E0) : 1.0;
+  r.energy_initial = E0;
+  double emax = 0.0, c1max = 0.0, c2max = 0.0, jmax = 0.0, omax = 0.0;
+  Row row;
+  auto level = [&](double t, const Values& v, int iterations, bool write) {
+    const double err = (v.E - E0) / escale;
+    emax = std::max(emax, std::abs(err));
+    c1max = std::max(c1max, std::abs(v.C[0] - start.C[0]));
+    if constexpr (St::gravitating) {
+      c2max = std::max(c2max, std::abs(v.C[1] - start.C[1]));
+      jmax = std::max(jmax, std::abs(v.J(2) - start.J(2)));
+    } else {
+      jmax = std::max(jmax, (v.J - start.J).template lpNorm<Eigen::Infinity>());
+    }
+    omax = std::max(omax, v.orth);
+    r.energy_final = v.E;
+    if (!write) return;
+    row.clear();
+    row.push_back(t);
+    row.push_back(v.E);
+    row.push_back(err);
+    row.push_back(v.C[0]);
+    if constexpr (St::gravitating) {
+      row.push_back(v.C[1]);
+      row.push_back(v.J(2));
+    } else {
+      for (int i = 0; i < 3; ++i) row.push_back(v.J(i));
+    }
+    const Eigen::Quaterniond q = SO3(st.R).quaternion();
+    row.insert(row.end(), {q.w(), q.x(), q.y(), q.z()});
+    const Vec3 Om = st.Iinv * st.Pi;
+    for (int i = 0; i < 3; ++i) row.push_back(st.Pi(i));
+    for (int i = 0; i < 3; ++i) row.push_back(Om(i));
+    if constexpr (St::gravitating)
+      for (int i = 0; i < 3; ++i) row.push_back(st.Gamma(i));
+    row.push_back(v.orth);
+    row.push_back(static_cast<double>(iterations));
+    sink(row);
+    ++r.rows;
+  };
+
+  const long long N = s.steps;
+  long long last_output = 0;
+  int last_iterations = 0;
+  auto state = [&](StateIO& a) {
+    st.state(a);
+    a("diagnostics/emax", emax);
+    a("diagnostics/c1max", c1max);
+    a("diagnostics/c2max", c2max);
+    a("diagnostics/jmax", jmax);
+    a("diagnostics/omax", omax);
+    a("run/energy_final", r.energy_final);
+    a("run/newton_total", r.newton.total);
+    a("run/newton_max", r.newton.max);
+    a("run/rows", r.rows);
+    a("run/last_output", last_output);
+    a("run/last_iterations", last_iterations);
+    if (plan.outputs) {
+      StateIO::Scope scope(a, "outputs");
+      plan.outputs(a);
+    }
+  };
+  auto is_output = [&](long long k) { return k % s.every == 0 || k == N; };
+
+  ProgressLine line(N, s.t_end, progress == Progress::automatic);
+  const auto t0 = Clock::now();
+  long long k = 1;
+  Values val;
+  if (plan.resume) {
+    io::CheckpointLoader loader(plan.resume->data, plan.resume->file);
+    state(loader);
+    const long long k0 = plan.resume->data.step;
+    val = st.values();
+    if (!St::finite(val)) throw invalid_argument(plan.resume->file.string(), "", "the checkpoint's state is not finite");
+    level(s.time_at(k0), val, last_iterations, is_output(k0));
+    if (is_output(k0)) last_output = k0;
+    k = k0 + 1;
+  } else {
+    level(0.0, start, 0, true);
+  }
+  for (; k <= N; ++k) {
+    StepResult res;
+    std::optional<RunFailure> failure = st.checked_step(k, res, val);
+    r.newton.total += res.iterations;
+    r.newton.max = std::max(r.newton.max, res.iterations);
+    if (failure) {
+      r.failure = std::move(failure);
+      break;
+    }
+    last_iterations = res.iterations;
+    if (plan.checkpoints && plan.checkpoints->due(k)) {
+      plan.checkpoints->write(k, s.time_at(k), state);
+      if (plan.checkpoints->stops_at(k)) {  // level k is emitted by the resumed run
+        r.stopped = true;
+        break;
+      }
+    }
+    const bool out = is_output(k);
+    level(s.time_at(k), val, res.iterations, out);
+    if (out) last_output = k;
+    line.update(k, s.time_at(k));
+  }
+  r.steps = r.stopped ? k : k - 1;
+  r.complete = !r.failure.has_value() && !r.stopped;
+  r.t_final = s.time_at(r.steps);
+  if (r.failure && last_output != r.steps) level(r.t_final, st.values(), last_iterations, true);  // last good level
+  r.integrate_s = seconds(Clock::now() - t0);
+  line.finish();
+  r.newton.mean = r.steps > 0 ? static_cast<double>(r.newton.total) / static_cast<double>(r.steps) : 0.0;
+  const Eigen::Quaterniond q = SO3(st.R).quaternion();
+  r.q_final = {q.w(), q.x(), q.y(), q.z()};
+  const Vec3 Om = st.Iinv * st.Pi;
+  r.Pi_final = {st.Pi(0), st.Pi(1), st.Pi(2)};
+  r.Omega_final = {Om(0), Om(1), Om(2)};
+  r.diagnostics.emplace_back("energy_initial", E0);
+  r.diagnostics.emplace_back("energy_max_rel_error", emax);
+  if constexpr (St::gravitating) {
+    r.diagnostics.emplace_back("casimir_gamma_max_drift", c1max);
+    r.diagnostics.emplace_back("casimir_pi_gamma_initial", start.C[1]);
+    r.diagnostics.emplace_back("casimir_pi_gamma_max_drift", c2max);
+    r.diagnostics.emplace_back("momentum_z_initial", start.J(2));
+    r.diagnostics.emplace_back("momentum_z_max_drift", jmax);
+  } else {
+    r.diagnostics.emplace_back("casimir_pi_initial", start.C[0]);
+    r.diagnostics.emplace_back("casimir_pi_max_drift", c1max);
+    r.diagnostics.emplace_back("momentum_max_drift", jmax);
+  }
+  r.diagnostics.emplace_back("orth_err_max", omax);
+  if (E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
+  return r;
+}
+
+void write_summary(const fs::path& path, const io::LieGroupScenario& s, const LieGroupRunResult& r) {
+  using detail::json;
+  const auto fin = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
+  const auto arr = [&](const auto& v) {
+    json a = json::array();
+    for (double x : v) a.push_back(fin(x));
+    return a;
+  };
+  json j;
+  j["status"] = r.complete ? "complete" : "failed";
+  if (r.failure) {
+    const auto& f = *r.failure;
+    j["failure"] = {{"step", f.step}, {"t", f.t}, {"residual", fin(f.residual)}, {"message", f.message}, {"hint", f.hint}};
+  }
+  j["scenario"] = detail::scenario_json(io::resolved_entries(s));
+  j["scenario_name"] = s.name;
+  j["system"] = config::id(s.system);
+  const io::LieGroupMethodInfo& info = io::lie_group_method(s.method);
+  j["method"] = {
+      {"id", info.id()}, {"order", info.order}, {"variational", info.symplectic}, {"implicit", info.is_implicit}};
+  if (s.uses_retraction()) j["method"]["retraction"] = config::id(s.retraction);
+  j["steps"] = r.steps;
+  j["steps_planned"] = s.steps;
+  j["rows"] = r.rows;
+  j["timing"] = {{"integrate_s", r.integrate_s}, {"total_s", r.total_s}};
+  j["final"] = {{"t", r.t_final}, {"attitude", arr(r.q_final)}, {"Pi", arr(r.Pi_final)},
+                {"Omega", arr(r.Omega_final)}, {"energy", fin(r.energy_final)}};
+  json d = json::object();
+  for (const auto& [key, value] : r.diagnostics) d[key] = fin(value);
+  j["diagnostics"] = d;
+  j["newton"] = {{"max", r.newton.max}, {"mean", r.newton.mean}, {"total", r.newton.total}};
+  j["notes"] = r.notes;
+  j["version"] = lievi::version;
+  detail::write_json(path, j);
+}
+
+}  // namespace
+
+std::vector<std::string> lie_group_series_columns(const io::LieGroupScenario& s) {
+  std::vector<std::string> c = {"t", "energy", "energy_error"};
+  if (s.gravitating())
+    c.insert(c.end(), {"casimir_gamma", "casimir_pi_gamma", "momentum_z"});
+  else
+    c.insert(c.end(), {"casimir_pi", "momentum_x", "momentum_y", "momentum_z"});
+  c.insert(c.end(), {"qw", "qx", "qy", "qz", "Pi1", "Pi2", "Pi3", "Omega1", "Omega2", "Omega3"});
+  if (s.gravitating()) c.insert(c.end(), {"Gamma1", "Gamma2", "Gamma3"});
+  c.insert(c.end(), {"orth_err", "newton"});
+  return c;
+}
+
+void check_lie_group(const io::LieGroupScenario& s) { config::validate(s); }
+
+LieGroupRunResult integrate_lie_group(const io::LieGroupScenario& s, std::vector<std::vector<double>>* rows,
+                                      Progress progress) {
+  check_lie_group(s);
+  const Sink sink = [&](const Row& row) {
+    if (rows) rows->push_back(row);
+  };
+  LieGroupRunResult r = with_model(s, [&](const auto& m, auto rt) {
+    return integrate_system<std::decay_t<decltype(m)>, decltype(rt)>(s, m, sink, progress);
+  });
+  const auto pre = io::ignored_key_notes(s);
+  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
+  return r;
+}
+
+fs::path default_output_dir(const io::LieGroupScenario& s) { return fs::path("runs") / s.name; }
+
+LieGroupRunResult run_lie_group(const io::LieGroupScenario& s, const fs::path& out_dir, const RunOptions& options,
+                                const ResumeFrom* resume) {
+  const auto t0 = Clock::now();
+  if (!resume) io::check_output_dir(out_dir, options.force);
+  check_lie_group(s);
+  io::OutputDir dir = resume ? io::OutputDir::reopen(out_dir)
+                      : s.checkpoints() || options.stop_at > 0 ? io::OutputDir::in_place(out_dir, options.force)
+                                                               : io::OutputDir(out_dir, options.force);
+  LieGroupRunResult r;
+  {
+    std::optional<io::TableCsvWriter> csv;
+    if (resume)
+      csv.emplace(dir.tmp() / "series.csv", lie_group_series_columns(s), io::TableCsvWriter::Resume{});
+    else
+      csv.emplace(dir.tmp() / "series.csv", lie_group_series_columns(s));
+    dir.mark_running();
+    const Sink sink = [&](const Row& row) { csv->row(row); };
+    std::optional<Checkpointer> checkpoints;
+    if (s.checkpoints() || options.stop_at > 0 || resume) {  // a resumed run checkpoints its last step
+      checkpoints.emplace(dir.tmp(), s, io::to_toml(s));
+      checkpoints->stop_at(options.stop_at);
+    }
+    Checkpoints plan{checkpoints ? &*checkpoints : nullptr, resume, [&](StateIO& a) {
+                       StateIO::Scope scope(a, "series");
+                       csv->checkpoint(a);
+                     }};
+    r = with_model(s, [&](const auto& m, auto rt) {
+      return integrate_system<std::decay_t<decltype(m)>, decltype(rt)>(s, m, sink, options.progress, plan);
+    });
+    csv->close();
+  }
+  if (r.stopped) {
+    r.out_dir = out_dir;
+    dir.keep_for_resume();
+    r.total_s = seconds(Clock::now() - t0);
+    return r;
+  }
+  const auto pre = io::ignored_key_notes(s);
+  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
+  const std::string title = s.name + ": " + config::id(s.system) + ", " + config::id(s.method) +
+                            (s.uses_retraction() ? std::string(" (") + config::id(s.retraction) + ")" : "") +
+                            ", dt = " + io::format_number(s.dt) + (r.complete ? "" : " [failed]");
+  make_field_plots(dir.tmp(), s.plots, "lievi_lie_group_plot.py", "LIEVI_LIE_GROUP_PLOT_SCRIPT", title, r.notes,
+                   {"--system", config::id(s.system)});
+  r.out_dir = out_dir;
+  r.total_s = seconds(Clock::now() - t0);
+  write_summary(dir.tmp() / "summary.json", s, r);
+  dir.commit();
+  return r;
+}
+
+// ---- LieGroupSimulation: the run's step, taken by the caller ----
+
+struct LieGroupSimulation::Impl {
+  virtual ~Impl() = default;
+  virtual std::optional<RunFailure> step(long long n) = 0;
+  virtual const double* R() const = 0;
+  virtual const double* Pi() const = 0;
+  virtual const double* Gamma() const = 0;
+  virtual double energy() const = 0;
+  virtual std::vector<double> casimirs() const = 0;
+  virtual std::vector<double> momenta() const = 0;
+  virtual double orth_err() const = 0;
+  long long steps = 0;
+  bool failed = false;
+  double dt = 0.0;
+};
+
+namespace {
+
+template <class M, class Rt>
+struct SimImpl final : LieGroupSimulation::Impl {
+  io::LieGroupScenario s;
+  Stepper<M, Rt> st;
+  SimImpl(const io::LieGroupScenario& sc, const M& m) : s(sc), st(s, m) { dt = s.dt; }
+  std::optional<RunFailure> step(long long n) override {
+    for (long long i = 0; i < n; ++i) {
+      StepResult res;
+      typename Stepper<M, Rt>::Values val;
+      if (std::optional<RunFailure> f = st.checked_step(steps + 1, res, val)) {
+        failed = true;
+        return f;
+      }
+      ++steps;
+    }
+    return std::nullopt;
+  }
+  const double* R() const override { return st.R.data(); }
+  const double* Pi() const override { return st.Pi.data(); }
+  const double* Gamma() const override { return st.Gamma.data(); }
+  double energy() const override { return st.values().E; }
+  std::vector<double> casimirs() const override {
+    const auto v = st.values();
+    if constexpr (Stepper<M, Rt>::gravitating) return {v.C[0], v.C[1]};
+    else return {v.C[0]};
+  }
+  std::vector<double> momenta() const override {
+    const auto v = st.values();
+    if constexpr (Stepper<M, Rt>::gravitating) return {v.J(2)};
+    else return {v.J(0), v.J(1), v.J(2)};
+  }
+  double orth_err() const override { return st.values().orth; }
+};
+
+}  // namespace
+
+LieGroupSimulation::LieGroupSimulation(const io::LieGroupScenario& s) {
+  check_lie_group(s);
+  impl_ = with_model(s, [&](const auto& m, auto rt) -> std::unique_ptr<Impl> {
+    return std::make_unique<SimImpl<std::decay_t<decltype(m)>, decltype(rt)>>(s, m);
+  });
+}
+LieGroupSimulation::~LieGroupSimulation() = default;
+
+std::optional<RunFailure> LieGroupSimulation::step(long long n) {
+  if (impl_->failed) throw std::logic_error("the simulation failed and cannot step on");
+  return impl_->step(n);
+}
+bool LieGroupSimulation::failed() const { return impl_->failed; }
+double LieGroupSimulation::t() const { return static_cast<double>(impl_->steps) * dt(); }
+long long LieGroupSimulation::steps() const { return impl_->steps; }
+double LieGroupSimulation::dt() const { return impl_->dt; }
+const double* LieGroupSimulation::R() const { return impl_->R(); }
+const double* LieGroupSimulation::Pi() const { return impl_->Pi(); }
+const double* LieGroupSimulation::Gamma() const { return impl_->Gamma(); }
+double LieGroupSimulation::energy() const { return impl_->energy(); }
+std::vector<double> LieGroupSimulation::casimirs() const { return impl_->casimirs(); }
+std::vector<double> LieGroupSimulation::momenta() const { return impl_->momenta(); }
+double LieGroupSimulation::orth_err() const { return impl_->orth_err(); }
+
+}  // namespace lievi::run
