@@ -252,7 +252,7 @@ TEST(StringCli, AviEnergyBoundedWithoutDrift) {
 }
 
 // On a graded mesh (a region refined 4x at its own step dt/4, a stepped section), halving dt (and the
-// region's step with it) converges at order 2 to a synchronous run with a 64x smaller step on the same mesh.
+// region's step with it) converges at order 2 to a synchronous run with a 256x smaller step on the same mesh.
 TEST(StringCli, AviSecondOrderOnAGradedMesh) {
   const fs::path d = lievi::test::fresh_dir(kTmp, "string_order");
   const int J = 16;
