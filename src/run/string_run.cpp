@@ -9,9 +9,10 @@
 
 #include <chrono>
 #include <cmath>
-#include <limits>
+#include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "field_summary.hpp"
@@ -240,7 +241,7 @@ StringRunResult integrate_with(const io::ElasticStringScenario& s, const config:
   r.energy_initial = E0;
   double e_dev = 0.0, p_dev = 0.0, l_dev = 0.0, p_scale = start.p_scale, l_scale = start.l_scale;
   Row row;
-  const auto emit = [&](double t, const std::vector<V3>& y, const std::vector<V3>& p, const Values& val) {
+  const auto emit = [&](double t, const std::vector<V3>& y, const Values& val) {
     e_dev = std::max(e_dev, std::abs(val.E() - E0));
     p_dev = std::max(p_dev, (val.P - start.P).norm());
     l_dev = std::max(l_dev, (val.L - start.L).norm());
@@ -252,7 +253,6 @@ StringRunResult integrate_with(const io::ElasticStringScenario& s, const config:
       for (int c = 0; c < 3; ++c) row.push_back(y[static_cast<std::size_t>(j)](c));
     if (sinks.row) sinks.row(row);
     ++r.rows;
-    (void)p;
   };
   const auto snapshot = [&](double t, const std::vector<V3>& y, const std::vector<V3>& p) {
     if (!sinks.snapshot) return;
@@ -262,7 +262,7 @@ StringRunResult integrate_with(const io::ElasticStringScenario& s, const config:
   r.x_final.resize(3 * x0.size());
   for (std::size_t a = 0; a < x0.size(); ++a)
     for (int c = 0; c < 3; ++c) r.x_final[3 * a + static_cast<std::size_t>(c)] = x0[a](c);
-  emit(0.0, x0, p0, start);
+  emit(0.0, x0, start);
   snapshot(0.0, x0, p0);
 
   const long long N = s.steps;
@@ -326,7 +326,7 @@ StringRunResult integrate_with(const io::ElasticStringScenario& s, const config:
       r.failure = std::move(f);
       break;
     }
-    if (is_row(n)) emit(s.time_at(n), y, p, val);
+    if (is_row(n)) emit(s.time_at(n), y, val);
     if (is_snap(n)) snapshot(s.time_at(n), y, p);
     last_good = n;
     for (std::size_t a = 0; a < y.size(); ++a)
