@@ -16,7 +16,7 @@ import lievi
 SRC = os.environ.get("LIEVI_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 EXAMPLE = os.path.join(SRC, "examples", "wave", "avi_refined.toml")
 CLI = os.environ.get("LIEVI_CLI")
-SETS = {"output.plots": False, "integrator.t_end": 0.34, "grid.J": 100, "integrator.dt": 8.5e-3}
+SETS = {"output.plots": False, "integrator.t_end": 0.36, "grid.J": 100, "integrator.dt": 4.5e-3}
 
 
 def same_bits(a, b):
