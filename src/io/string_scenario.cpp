@@ -414,8 +414,9 @@ const detail::KeyTable<ElasticStringConfig>& table() {
                          "sqrt(EA_e / rho_e)")
                     .when(avi, synchronous_reason));
     k.push_back(detail::choice_key<C>("integrator.queue", &C::queue, kQueues, "an event queue")
-                    .doc("AVI event queue: calendar (by dyadic level, O(1) per update) or heap (binary heap); the "
-                         "same results")
+                    .doc("AVI event queue: calendar (by dyadic level, O(1) per update) or heap (binary heap); "
+                         "equal-time updates of different levels in another order, so the results agree to "
+                         "round-off (bit for bit with equal steps)")
                     .when(avi, synchronous_reason));
     k.push_back(detail::boolean_key<C>("integrator.allow_unstable", &C::allow_unstable)
                     .doc("run even when a segment's step is beyond its stability limit"));
