@@ -223,7 +223,7 @@ const detail::KeyTable<KirchhoffConfig>& table() {
                     .unit("kg m")
                     .allowed("3x3, finite; A positive definite")
                     .doc("C, the rotation-translation block of the locked inertia A = [[J, C^T], [C, D]] (zero for "
-                         "a body with three planes of symmetry); with C != 0 the minimum-energy columns are empty")
+                         "a body with three planes of symmetry); with C != 0 the minimum-energy columns are nan")
                     .checked([](const C& c) -> std::optional<std::string> {
                       if (!c.coupling.allFinite()) return "must be finite";
                       return std::nullopt;

@@ -356,7 +356,7 @@ KirchhoffRunResult integrate(const io::KirchhoffScenario& s, const Sink& sink, P
   if (s2 == 0.0) r.notes.emplace_back("casimir_PPi_max_rel_drift is absolute: |P_0| |Pi_0| = 0");
   if (!core.has_min)
     r.notes.emplace_back("model.coupling is not zero: the minimum-energy set is not computed (energy_above_min and "
-                         "distance_min are empty)");
+                         "distance_min are nan)");
   if (!core.dissipative)
     r.notes.emplace_back("no dissipation (model.alpha_rot = model.alpha_trans = 0): the energy is conserved up to "
                          "the method's bounded error, not decreasing");
