@@ -607,7 +607,7 @@ const detail::KeyTable<WaveConfig>& table() {
                     .when(avi_only, avi_reason));
     k.push_back(detail::choice_key<C>("integrator.queue", &C::queue, kQueues, "an event queue")
                     .doc("avi: calendar (by dyadic level, O(1) per update) or heap (binary heap); the same "
-                         "results")
+                         "results to round-off (equal-time updates of different levels in another order)")
                     .when(avi_only, avi_reason));
     k.push_back(detail::choice_key<C>("noise.mode", &C::noise_mode, kNoiseModes, "a noise mode")
                     .doc("common: one Brownian motion for all nodes; independent: one per node; modes: Theta_k(s) "
