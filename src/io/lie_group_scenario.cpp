@@ -21,6 +21,7 @@ const char* id(LieSystem s) {
     case LieSystem::heavy_top: return "heavy_top";
     case LieSystem::pendulum_3d: return "pendulum_3d";
     case LieSystem::free_body: return "free_body";
+    case LieSystem::floating_body: return "floating_body";
   }
   return "";
 }
@@ -54,7 +55,8 @@ using detail::Resolver;
 using Mat3 = Eigen::Matrix3d;
 using Vec3 = Eigen::Vector3d;
 
-const Names<LieSystem> kSystems = names_of({LieSystem::heavy_top, LieSystem::pendulum_3d, LieSystem::free_body});
+const Names<LieSystem> kSystems =
+    names_of({LieSystem::heavy_top, LieSystem::pendulum_3d, LieSystem::free_body, LieSystem::floating_body});
 const Names<LieMethod> kMethods =
     names_of({LieMethod::del, LieMethod::del_reduced, LieMethod::moser_veselov, LieMethod::rk4});
 const Names<LieRetraction> kRetractions = names_of({LieRetraction::cayley, LieRetraction::exp});
@@ -101,6 +103,9 @@ void read_initial(Resolver& r, LieGroupConfig& c) {
         r.issue("initial.omega", "value " + r.get("initial.omega")->text() +
                                      " gives Pi_0 = I Omega_0, which is not finite; expected a smaller angular velocity");
     }
+  } else if (r.has("model.system") && !has_issue(r, {"model.system"}) && c.floating()) {
+    r.issue("initial.Pi", "is not taken by system floating_body (its momentum couples rotation and translation); "
+                          "give initial.omega and initial.velocity");
   } else if (auto P = r.vec3("initial.Pi")) {
     c.Pi0 = *P;
     c.omega_given = false;
@@ -126,7 +131,8 @@ const detail::KeyTable<LieGroupConfig>& table() {
     k.push_back(detail::model_type_key<C>("lie_group"));
     k.push_back(detail::choice_key<C>("model.system", &C::system, kSystems, "a system of the catalogue")
                     .doc("heavy_top (fixed point, gravity -g e3, e3 up), pendulum_3d (pivot, gravity +g e3, e3 down; "
-                         "Lee, Leok & McClamroch), free_body (models/lie_mechanics.hpp)")
+                         "Lee, Leok & McClamroch), free_body, floating_body (on SE(3), gravity -g e3, optional "
+                         "vertical spring) (models/lie_mechanics.hpp)")
                     .required("the system (" + join(detail::name_list(kSystems)) + ")"));
     k.push_back(
         detail::custom_key<C>(
@@ -154,20 +160,33 @@ const detail::KeyTable<LieGroupConfig>& table() {
             })
             .unit("kg m^2")
             .allowed("3 principal moments > 0, or a symmetric positive-definite 3x3")
-            .doc("inertia I in the body frame about the fixed point or pivot (free_body: about the centre of mass)")
+            .doc("inertia I in the body frame about the fixed point or pivot (free_body, floating_body: about the "
+                 "centre of mass)")
             .required("3 principal moments [I1, I2, I3] or a 3x3 matrix"));
     k.push_back(detail::number_key<C>("model.mass", &C::mass, NumberCheck::positive)
                     .unit("kg")
-                    .doc("m (heavy_top, pendulum_3d)")
+                    .doc("m (heavy_top, pendulum_3d, floating_body)")
                     .when(gravitating, no_gravity));
     k.push_back(detail::number_key<C>("model.gravity", &C::gravity, NumberCheck::nonnegative)
                     .unit("m/s^2")
-                    .doc("g (heavy_top, pendulum_3d)")
+                    .doc("g (heavy_top, pendulum_3d, floating_body)")
                     .when(gravitating, no_gravity));
     k.push_back(detail::array_key<C, 3>("model.chi", &C::chi)
                     .unit("m")
-                    .doc("centre of mass from the fixed point (heavy_top) or pivot (pendulum_3d), body frame")
+                    .doc("centre of mass from the fixed point (heavy_top), the pivot (pendulum_3d) or the body origin "
+                         "(floating_body), body frame")
                     .when(gravitating, no_gravity));
+    const auto floating = [](const C& c) { return c.floating(); };
+    const auto on_so3 = [](const C& c) { return std::string("by system ") + config::id(c.system) + " (on SO(3))"; };
+    k.push_back(detail::number_key<C>("model.spring_stiffness", &C::spring_stiffness, NumberCheck::nonnegative)
+                    .unit("N/m")
+                    .doc("k of a vertical spring, V += 1/2 k (e3 . (x + R a))^2, rest at height 0 (floating_body; 0: "
+                         "free fall)")
+                    .when(floating, on_so3));
+    k.push_back(detail::array_key<C, 3>("model.spring_point", &C::spring_point)
+                    .unit("m")
+                    .doc("a: where the spring acts, from the body origin, body frame (floating_body)")
+                    .when(floating, on_so3));
     k.push_back(detail::quaternion_key<C>("initial.attitude", &C::attitude)
                     .doc("initial attitude R_0 (w, x, y, z), body to spatial"));
     k.push_back(detail::custom_key<C>("initial.omega", ValueType::vec3, read_initial,
@@ -186,6 +205,14 @@ const detail::KeyTable<LieGroupConfig>& table() {
                     .doc("initial body angular momentum Pi_0 = I Omega_0")
                     .when([](const C& c) { return !c.omega_given; })
                     .no_default());
+    k.push_back(detail::array_key<C, 3>("initial.position", &C::position)
+                    .unit("m")
+                    .doc("x_0, the body origin in space (floating_body)")
+                    .when(floating, on_so3));
+    k.push_back(detail::array_key<C, 3>("initial.velocity", &C::velocity)
+                    .unit("m/s")
+                    .doc("v_0, the velocity of the body origin in the body frame (floating_body; the twist is (omega, v))")
+                    .when(floating, on_so3));
     auto method = detail::choice_key<C>("integrator.method", &C::method, kMethods, "a method of the lie_group model")
                       .doc("del (DEL on SO(3) in (R, Pi)), del-reduced (its reduced form in (Pi, Gamma)), "
                            "moser-veselov (free_body), or the rk4 comparator")
@@ -195,7 +222,10 @@ const detail::KeyTable<LieGroupConfig>& table() {
       if (!r.has("integrator.method") || has_issue(r, {"integrator.method"}) || !r.has("model.system") ||
           has_issue(r, {"model.system"}))
         return;
-      if (c.method == LieMethod::moser_veselov && c.system != LieSystem::free_body)
+      if (c.floating() && c.method != LieMethod::del)
+        r.issue("integrator.method", std::string("value \"") + config::id(c.method) +
+                                         "\" is not available for system floating_body (on SE(3)); allowed: del");
+      else if (c.method == LieMethod::moser_veselov && c.system != LieSystem::free_body)
         r.issue("integrator.method", std::string("value \"moser-veselov\" is only for system free_body (its discrete "
                                                  "Lagrangian has no potential), not ") +
                                          config::id(c.system) + "; allowed: del, del-reduced, rk4");
@@ -247,6 +277,8 @@ std::vector<InputIssue> lie_group_problems(const LieGroupConfig& c) {
   if (!c.Pi0.allFinite()) add("initial.Pi", "must be finite");
   if (c.method == LieMethod::moser_veselov && c.system != LieSystem::free_body)
     add("integrator.method", "moser-veselov is only for system free_body");
+  if (c.floating() && c.method != LieMethod::del) add("integrator.method", "floating_body takes del only");
+  if (c.floating() && !c.omega_given) add("initial.Pi", "floating_body takes initial.omega");
   return out;
 }
 

@@ -65,6 +65,12 @@ auto with_system(const io::LieGroupScenario& s, F&& f) {
       m.J = s.inertia, m.m = s.mass, m.g = s.gravity, m.rho = to_vec3(s.chi);
       return f(m);
     }
+    case config::LieSystem::floating_body: {
+      lm::FloatingRigidBody m;
+      m.I_c = s.inertia, m.m = s.mass, m.g = s.gravity, m.c = to_vec3(s.chi);
+      m.k = s.spring_stiffness, m.a = to_vec3(s.spring_point);
+      return f(m);
+    }
     case config::LieSystem::free_body: break;
   }
   lm::FreeRigidBody m;
@@ -72,12 +78,13 @@ auto with_system(const io::LieGroupScenario& s, F&& f) {
   return f(m);
 }
 
-/// Call f with the system's model and the retraction type (Cayley for the methods that read none).
+/// Call f with the system's model and the retraction type on its group (Cayley for the methods that read none).
 template <class F>
 auto with_model(const io::LieGroupScenario& s, F&& f) {
   return with_system(s, [&](const auto& m) {
-    if (s.uses_retraction() && s.retraction == config::LieRetraction::exp) return f(m, lie::Exp<SO3>{});
-    return f(m, lie::Cayley<SO3>{});
+    using G = typename std::decay_t<decltype(m)>::Group;
+    if (s.uses_retraction() && s.retraction == config::LieRetraction::exp) return f(m, lie::Exp<G>{});
+    return f(m, lie::Cayley<G>{});
   });
 }
 
@@ -88,6 +95,8 @@ std::string hint_of(const io::LieGroupScenario& s, const std::string& message) {
                   io::format_number(s.dt / 10.0) + " (dt/10 keeps t_end/dt an integer)";
   if (s.method == Method::rk4)
     h += ", or integrator.method = \"del\" (variational: bounded energy)";
+  else if (s.floating() && message.find("converge") == std::string::npos)
+    h += " (a body falling freely speeds up without bound: a shorter integrator.t_end, or model.spring_stiffness > 0)";
   else if (message.find("converge") != std::string::npos)
     h += ", or raise integrator.max_iterations (now " + std::to_string(s.max_iterations) +
          ") or integrator.newton_tol (now " + io::format_number(s.newton_tol) + ")";
@@ -272,6 +281,72 @@ struct Stepper {
            (gravitating ? std::isfinite(v.J(2)) : v.J.allFinite()) && std::isfinite(v.orth);
   }
 
+  /// The largest drifts over the run: Casimirs C1, C2, the Noether momentum J, |R^T R - I|.
+  using Maxima = std::array<double, 4>;
+  void track(const Values& v, const Values& start, Maxima& mx) const {
+    mx[0] = std::max(mx[0], std::abs(v.C[0] - start.C[0]));
+    if constexpr (gravitating) {
+      mx[1] = std::max(mx[1], std::abs(v.C[1] - start.C[1]));
+      mx[2] = std::max(mx[2], std::abs(v.J(2) - start.J(2)));
+    } else {
+      mx[2] = std::max(mx[2], (v.J - start.J).template lpNorm<Eigen::Infinity>());
+    }
+    mx[3] = std::max(mx[3], v.orth);
+  }
+  /// The columns of a row between energy_error and newton (lie_group_series_columns).
+  void append(Row& row, const Values& v) const {
+    row.push_back(v.C[0]);
+    if constexpr (gravitating) {
+      row.push_back(v.C[1]);
+      row.push_back(v.J(2));
+    } else {
+      for (int i = 0; i < 3; ++i) row.push_back(v.J(i));
+    }
+    const Eigen::Quaterniond q = SO3(R).quaternion();
+    row.insert(row.end(), {q.w(), q.x(), q.y(), q.z()});
+    const Vec3 Om = Iinv * Pi;
+    for (int i = 0; i < 3; ++i) row.push_back(Pi(i));
+    for (int i = 0; i < 3; ++i) row.push_back(Om(i));
+    if constexpr (gravitating)
+      for (int i = 0; i < 3; ++i) row.push_back(Gamma(i));
+    row.push_back(v.orth);
+  }
+  /// The diagnostics after the energy's, and the final state.
+  void report(const Values& start, const Maxima& mx, LieGroupRunResult& r) const {
+    if constexpr (gravitating) {
+      r.diagnostics.emplace_back("casimir_gamma_max_drift", mx[0]);
+      r.diagnostics.emplace_back("casimir_pi_gamma_initial", start.C[1]);
+      r.diagnostics.emplace_back("casimir_pi_gamma_max_drift", mx[1]);
+      r.diagnostics.emplace_back("momentum_z_initial", start.J(2));
+      r.diagnostics.emplace_back("momentum_z_max_drift", mx[2]);
+    } else {
+      r.diagnostics.emplace_back("casimir_pi_initial", start.C[0]);
+      r.diagnostics.emplace_back("casimir_pi_max_drift", mx[0]);
+      r.diagnostics.emplace_back("momentum_max_drift", mx[2]);
+    }
+    r.diagnostics.emplace_back("orth_err_max", mx[3]);
+    const Eigen::Quaterniond q = SO3(R).quaternion();
+    r.q_final = {q.w(), q.x(), q.y(), q.z()};
+    const Vec3 Om = Iinv * Pi;
+    r.Pi_final = {Pi(0), Pi(1), Pi(2)};
+    r.Omega_final = {Om(0), Om(1), Om(2)};
+  }
+  /// The level's values under their series.csv names (Python's energies()).
+  [[nodiscard]] std::vector<std::pair<std::string, double>> named(const Values& v) const {
+    std::vector<std::pair<std::string, double>> n = {{"energy", v.E}};
+    if constexpr (gravitating)
+      n.insert(n.end(), {{"casimir_gamma", v.C[0]}, {"casimir_pi_gamma", v.C[1]}, {"momentum_z", v.J(2)}});
+    else
+      n.insert(n.end(), {{"casimir_pi", v.C[0]}, {"momentum_x", v.J(0)}, {"momentum_y", v.J(1)}, {"momentum_z", v.J(2)}});
+    n.emplace_back("orth_err", v.orth);
+    return n;
+  }
+  [[nodiscard]] const double* R_data() const { return R.data(); }
+  [[nodiscard]] const double* Pi_data() const { return Pi.data(); }
+  [[nodiscard]] const double* Gamma_data() const { return Gamma.data(); }
+  [[nodiscard]] const double* position_data() const { return nullptr; }
+  [[nodiscard]] const double* P_data() const { return nullptr; }
+
   /// Step k (level k-1 to level k) with the run's check: a failed solve or a non-finite state or reported value
   /// puts the state back and is returned; otherwise `val` holds level k's values.
   std::optional<RunFailure> checked_step(long long k, StepResult& res, Values& val) {
@@ -314,56 +389,197 @@ struct Stepper {
   }
 };
 
+/// The rigid body in space on SE(3) (models/lie_mechanics.hpp FloatingRigidBody: gravity, an optional vertical
+/// spring): the DEL (1)-(3) of lie_del.hpp on (g, p), g = (R, x) the pose of the body origin O, p = (Pi, P) the
+/// body momentum (angular about O, linear), as LieDel::step with the run's own warm start (del only).
+template <class Rt>
+struct FloatStepper {
+  using M = lm::FloatingRigidBody;
+  using SE3 = lie::SE3;
+  using Vec6 = lie::Vec6;
+  using Mat6 = Eigen::Matrix<double, 6, 6>;
+  using Del = ld::LieDel<M, Rt>;
+
+  const io::LieGroupScenario& s;
+  M m;
+  solve::NewtonOptions nopt;
+  Del del;
+  Mat6 Minv;
+  SE3 g;
+  Vec6 p = Vec6::Zero();
+  Vec6 xi = Vec6::Zero(), xi_prev = Vec6::Zero();
+  long long warm = 0;
+  Vec3 x_out = Vec3::Zero(), Pi_out = Vec3::Zero(), P_out = Vec3::Zero();  ///< the level's pieces for Python
+  Mat3 R_out = Mat3::Identity();
+  Vec3 Gamma_out = Vec3::UnitZ();
+
+  FloatStepper(const io::LieGroupScenario& s_, const M& m_)
+      : s(s_), m(m_), nopt(Stepper<lm::FreeRigidBody, lie::Cayley<SO3>>::newton_options(s_)), del(m_, nopt) {
+    Minv = m.mass_matrix().inverse();
+    const Mat3 R = Eigen::Quaterniond(s.attitude[0], s.attitude[1], s.attitude[2], s.attitude[3]).normalized().toRotationMatrix();
+    g = SE3(R, to_vec3(s.position));
+    // the body twist (Omega, v), v the velocity of O in the body frame; p = M xi
+    p = m.mass_matrix() * SE3::join(s.omega0, to_vec3(s.velocity));
+    sync();
+  }
+  void sync() {
+    R_out = g.rotation(), x_out = g.translation(), Pi_out = p.head<3>(), P_out = p.tail<3>();
+    Gamma_out = R_out.transpose() * Vec3::UnitZ();
+  }
+
+  [[nodiscard]] Vec6 guess(const Vec6& b) const {
+    if (warm >= 2) return 2.0 * xi - xi_prev;
+    if (warm == 1) return xi;
+    const auto d0 = ld::kinetic_derivatives(m, Vec6::Zero());
+    return Eigen::PartialPivLU<Mat6>(d0.ell_xixi).solve(Vec6(b - d0.mu));
+  }
+
+  StepResult step_del(double h) {
+    const Vec6 b = p - (0.5 * h) * ld::grad_V(m, g);
+    Vec6 x = guess(b);
+    const double scale = std::max(p.lpNorm<Eigen::Infinity>(), b.lpNorm<Eigen::Infinity>());
+    StepResult r = del.solve_xi(b, h, scale, x);
+    if (!r.converged) return r;
+    const SE3 g_kp1 = g * Rt::tau(h * x);
+    const auto d = ld::kinetic_derivatives(m, x);
+    const Vec6 p_kp1 = Rt::dtau_inv_star(-h * x) * d.mu - (0.5 * h) * ld::grad_V(m, g_kp1);
+    g = g_kp1;
+    p = p_kp1;
+    xi_prev = xi;
+    xi = x;
+    warm = std::min<long long>(warm + 1, 2);
+    return r;
+  }
+
+  /// The reported values: energy ½ p.M^-1 p + V(g); the Noether momenta of the symmetries of V (rotations about
+  /// the vertical through the spatial origin, horizontal translations): J = <Ad*_{g^-1} p, zeta>; |R^T R - I|.
+  struct Values {
+    double E = nan;
+    std::array<double, 3> J{nan, nan, nan};
+    double orth = nan;
+  };
+  [[nodiscard]] Values values() const {
+    Values v;
+    v.E = 0.5 * p.dot(Minv * p) + ld::potential(m, g);
+    const auto zeta = m.symmetries();
+    for (std::size_t i = 0; i < 3; ++i) v.J[i] = ld::momentum_map(g, p, zeta[i]);
+    v.orth = (g.rotation().transpose() * g.rotation() - Mat3::Identity()).cwiseAbs().maxCoeff();
+    return v;
+  }
+  [[nodiscard]] static bool finite(const Values& v) {
+    return std::isfinite(v.E) && std::isfinite(v.J[0]) && std::isfinite(v.J[1]) && std::isfinite(v.J[2]) &&
+           std::isfinite(v.orth);
+  }
+
+  std::optional<RunFailure> checked_step(long long k, StepResult& res, Values& val) {
+    const SE3 g0 = g;
+    const Vec6 p0 = p, xi0 = xi, xp0 = xi_prev;
+    const long long w0 = warm;
+    res = step_del(s.dt);
+    std::string message;
+    if (!res.converged) {
+      message = "the implicit step failed: " + scenario_message(res.message);
+    } else if (!g.matrix().allFinite() || !p.allFinite()) {
+      message = "non-finite state after the step";
+    } else {
+      val = values();
+      if (!finite(val)) message = "non-finite value after the step: energy = " + io::format_number(val.E) + " (overflow)";
+    }
+    if (message.empty()) {
+      sync();
+      return std::nullopt;
+    }
+    g = g0, p = p0, xi = xi0, xi_prev = xp0, warm = w0;
+    RunFailure f;
+    f.step = k;
+    f.t = s.time_at(k - 1);
+    f.residual = res.residual;
+    f.message = message;
+    f.hint = hint_of(s, message);
+    return f;
+  }
+
+  void state(StateIO& a) {
+    Mat3 R = g.rotation();
+    Vec3 x = g.translation();
+    a("x/R", R);
+    a("x/position", x);
+    a("x/p", p);
+    a("x/xi", xi);
+    a("x/xi_prev", xi_prev);
+    a("x/warm", warm);
+    g = SE3(R, x);
+    sync();
+  }
+
+  using Maxima = std::array<double, 4>;
+  void track(const Values& v, const Values& start, Maxima& mx) const {
+    for (std::size_t i = 0; i < 3; ++i) mx[i] = std::max(mx[i], std::abs(v.J[i] - start.J[i]));
+    mx[3] = std::max(mx[3], v.orth);
+  }
+  void append(Row& row, const Values& v) const {
+    for (double j : v.J) row.push_back(j);
+    const Eigen::Quaterniond q = g.so3().quaternion();
+    row.insert(row.end(), {q.w(), q.x(), q.y(), q.z()});
+    for (int i = 0; i < 3; ++i) row.push_back(g.translation()(i));
+    const Vec6 tw = Minv * p;
+    for (int i = 0; i < 6; ++i) row.push_back(p(i));
+    for (int i = 0; i < 6; ++i) row.push_back(tw(i));
+    row.push_back(v.orth);
+  }
+  void report(const Values& start, const Maxima& mx, LieGroupRunResult& r) const {
+    r.diagnostics.emplace_back("angular_z_initial", start.J[0]);
+    r.diagnostics.emplace_back("angular_z_max_drift", mx[0]);
+    r.diagnostics.emplace_back("linear_x_max_drift", mx[1]);
+    r.diagnostics.emplace_back("linear_y_max_drift", mx[2]);
+    r.diagnostics.emplace_back("orth_err_max", mx[3]);
+    const Eigen::Quaterniond q = g.so3().quaternion();
+    r.q_final = {q.w(), q.x(), q.y(), q.z()};
+    const Vec6 tw = Minv * p;
+    r.Pi_final = {p(0), p(1), p(2)};
+    r.Omega_final = {tw(0), tw(1), tw(2)};
+    r.position_final = {g.translation()(0), g.translation()(1), g.translation()(2)};
+  }
+  [[nodiscard]] std::vector<std::pair<std::string, double>> named(const Values& v) const {
+    return {{"energy", v.E}, {"angular_z", v.J[0]}, {"linear_x", v.J[1]}, {"linear_y", v.J[2]}, {"orth_err", v.orth}};
+  }
+  [[nodiscard]] const double* R_data() const { return R_out.data(); }
+  [[nodiscard]] const double* Pi_data() const { return Pi_out.data(); }
+  [[nodiscard]] const double* Gamma_data() const { return Gamma_out.data(); }
+  [[nodiscard]] const double* position_data() const { return x_out.data(); }
+  [[nodiscard]] const double* P_data() const { return P_out.data(); }
+};
+
+/// The stepper of a model: FloatStepper on SE(3), Stepper on SO(3).
+template <class M, class Rt>
+using StepperOf = std::conditional_t<std::is_same_v<M, lm::FloatingRigidBody>, FloatStepper<Rt>, Stepper<M, Rt>>;
+
 struct Checkpoints {
   Checkpointer* checkpoints = nullptr;
   const ResumeFrom* resume = nullptr;
   std::function<void(StateIO&)> outputs;
 };
 
-template <class M, class Rt>
-LieGroupRunResult integrate_system(const io::LieGroupScenario& s, const M& m, const Sink& sink, Progress progress,
+template <class St>
+LieGroupRunResult integrate_system(const io::LieGroupScenario& s, St& st, const Sink& sink, Progress progress,
                                    const Checkpoints& plan = {}) {
-  using St = Stepper<M, Rt>;
   using Values = typename St::Values;
   LieGroupRunResult r;
-  St st(s, m);
   const Values start = st.values();
   const double E0 = start.E, escale = E0 != 0.0 ? std::abs(E0) : 1.0;
   r.energy_initial = E0;
-  double emax = 0.0, c1max = 0.0, c2max = 0.0, jmax = 0.0, omax = 0.0;
+  double emax = 0.0;
+  typename St::Maxima mx{};
   Row row;
   auto level = [&](double t, const Values& v, int iterations, bool write) {
     const double err = (v.E - E0) / escale;
     emax = std::max(emax, std::abs(err));
-    c1max = std::max(c1max, std::abs(v.C[0] - start.C[0]));
-    if constexpr (St::gravitating) {
-      c2max = std::max(c2max, std::abs(v.C[1] - start.C[1]));
-      jmax = std::max(jmax, std::abs(v.J(2) - start.J(2)));
-    } else {
-      jmax = std::max(jmax, (v.J - start.J).template lpNorm<Eigen::Infinity>());
-    }
-    omax = std::max(omax, v.orth);
+    st.track(v, start, mx);
     r.energy_final = v.E;
     if (!write) return;
     row.clear();
-    row.push_back(t);
-    row.push_back(v.E);
-    row.push_back(err);
-    row.push_back(v.C[0]);
-    if constexpr (St::gravitating) {
-      row.push_back(v.C[1]);
-      row.push_back(v.J(2));
-    } else {
-      for (int i = 0; i < 3; ++i) row.push_back(v.J(i));
-    }
-    const Eigen::Quaterniond q = SO3(st.R).quaternion();
-    row.insert(row.end(), {q.w(), q.x(), q.y(), q.z()});
-    const Vec3 Om = st.Iinv * st.Pi;
-    for (int i = 0; i < 3; ++i) row.push_back(st.Pi(i));
-    for (int i = 0; i < 3; ++i) row.push_back(Om(i));
-    if constexpr (St::gravitating)
-      for (int i = 0; i < 3; ++i) row.push_back(st.Gamma(i));
-    row.push_back(v.orth);
+    row.insert(row.end(), {t, v.E, err});
+    st.append(row, v);
     row.push_back(static_cast<double>(iterations));
     sink(row);
     ++r.rows;
@@ -375,10 +591,7 @@ LieGroupRunResult integrate_system(const io::LieGroupScenario& s, const M& m, co
   auto state = [&](StateIO& a) {
     st.state(a);
     a("diagnostics/emax", emax);
-    a("diagnostics/c1max", c1max);
-    a("diagnostics/c2max", c2max);
-    a("diagnostics/jmax", jmax);
-    a("diagnostics/omax", omax);
+    a("diagnostics/maxima", mx);
     a("run/energy_final", r.energy_final);
     a("run/newton_total", r.newton.total);
     a("run/newton_max", r.newton.max);
@@ -437,27 +650,20 @@ LieGroupRunResult integrate_system(const io::LieGroupScenario& s, const M& m, co
   r.integrate_s = seconds(Clock::now() - t0);
   line.finish();
   r.newton.mean = r.steps > 0 ? static_cast<double>(r.newton.total) / static_cast<double>(r.steps) : 0.0;
-  const Eigen::Quaterniond q = SO3(st.R).quaternion();
-  r.q_final = {q.w(), q.x(), q.y(), q.z()};
-  const Vec3 Om = st.Iinv * st.Pi;
-  r.Pi_final = {st.Pi(0), st.Pi(1), st.Pi(2)};
-  r.Omega_final = {Om(0), Om(1), Om(2)};
   r.diagnostics.emplace_back("energy_initial", E0);
   r.diagnostics.emplace_back("energy_max_rel_error", emax);
-  if constexpr (St::gravitating) {
-    r.diagnostics.emplace_back("casimir_gamma_max_drift", c1max);
-    r.diagnostics.emplace_back("casimir_pi_gamma_initial", start.C[1]);
-    r.diagnostics.emplace_back("casimir_pi_gamma_max_drift", c2max);
-    r.diagnostics.emplace_back("momentum_z_initial", start.J(2));
-    r.diagnostics.emplace_back("momentum_z_max_drift", jmax);
-  } else {
-    r.diagnostics.emplace_back("casimir_pi_initial", start.C[0]);
-    r.diagnostics.emplace_back("casimir_pi_max_drift", c1max);
-    r.diagnostics.emplace_back("momentum_max_drift", jmax);
-  }
-  r.diagnostics.emplace_back("orth_err_max", omax);
+  st.report(start, mx, r);
   if (E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
   return r;
+}
+
+/// Build the scenario's stepper and integrate.
+LieGroupRunResult integrate_scenario(const io::LieGroupScenario& s, const Sink& sink, Progress progress,
+                                     const Checkpoints& plan = {}) {
+  return with_model(s, [&](const auto& m, auto rt) {
+    StepperOf<std::decay_t<decltype(m)>, decltype(rt)> st(s, m);
+    return integrate_system(s, st, sink, progress, plan);
+  });
 }
 
 void write_summary(const fs::path& path, const io::LieGroupScenario& s, const LieGroupRunResult& r) {
@@ -487,6 +693,7 @@ void write_summary(const fs::path& path, const io::LieGroupScenario& s, const Li
   j["timing"] = {{"integrate_s", r.integrate_s}, {"total_s", r.total_s}};
   j["final"] = {{"t", r.t_final}, {"attitude", arr(r.q_final)}, {"Pi", arr(r.Pi_final)},
                 {"Omega", arr(r.Omega_final)}, {"energy", fin(r.energy_final)}};
+  if (s.floating()) j["final"]["position"] = arr(r.position_final);
   json d = json::object();
   for (const auto& [key, value] : r.diagnostics) d[key] = fin(value);
   j["diagnostics"] = d;
@@ -500,6 +707,11 @@ void write_summary(const fs::path& path, const io::LieGroupScenario& s, const Li
 
 std::vector<std::string> lie_group_series_columns(const io::LieGroupScenario& s) {
   std::vector<std::string> c = {"t", "energy", "energy_error"};
+  if (s.floating()) {
+    c.insert(c.end(), {"angular_z", "linear_x", "linear_y", "qw", "qx", "qy", "qz", "x", "y", "z", "Pi1", "Pi2", "Pi3",
+                       "P1", "P2", "P3", "Omega1", "Omega2", "Omega3", "v1", "v2", "v3", "orth_err", "newton"});
+    return c;
+  }
   if (s.gravitating())
     c.insert(c.end(), {"casimir_gamma", "casimir_pi_gamma", "momentum_z"});
   else
@@ -518,9 +730,7 @@ LieGroupRunResult integrate_lie_group(const io::LieGroupScenario& s, std::vector
   const Sink sink = [&](const Row& row) {
     if (rows) rows->push_back(row);
   };
-  LieGroupRunResult r = with_model(s, [&](const auto& m, auto rt) {
-    return integrate_system<std::decay_t<decltype(m)>, decltype(rt)>(s, m, sink, progress);
-  });
+  LieGroupRunResult r = integrate_scenario(s, sink, progress);
   const auto pre = io::ignored_key_notes(s);
   r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
   return r;
@@ -554,9 +764,7 @@ LieGroupRunResult run_lie_group(const io::LieGroupScenario& s, const fs::path& o
                        StateIO::Scope scope(a, "series");
                        csv->checkpoint(a);
                      }};
-    r = with_model(s, [&](const auto& m, auto rt) {
-      return integrate_system<std::decay_t<decltype(m)>, decltype(rt)>(s, m, sink, options.progress, plan);
-    });
+    r = integrate_scenario(s, sink, options.progress, plan);
     csv->close();
   }
   if (r.stopped) {
@@ -587,10 +795,9 @@ struct LieGroupSimulation::Impl {
   virtual const double* R() const = 0;
   virtual const double* Pi() const = 0;
   virtual const double* Gamma() const = 0;
-  virtual double energy() const = 0;
-  virtual std::vector<double> casimirs() const = 0;
-  virtual std::vector<double> momenta() const = 0;
-  virtual double orth_err() const = 0;
+  virtual const double* position() const = 0;
+  virtual const double* P() const = 0;
+  virtual std::vector<std::pair<std::string, double>> values() const = 0;
   long long steps = 0;
   bool failed = false;
   double dt = 0.0;
@@ -598,15 +805,15 @@ struct LieGroupSimulation::Impl {
 
 namespace {
 
-template <class M, class Rt>
+template <class St, class M>
 struct SimImpl final : LieGroupSimulation::Impl {
   io::LieGroupScenario s;
-  Stepper<M, Rt> st;
+  St st;
   SimImpl(const io::LieGroupScenario& sc, const M& m) : s(sc), st(s, m) { dt = s.dt; }
   std::optional<RunFailure> step(long long n) override {
     for (long long i = 0; i < n; ++i) {
       StepResult res;
-      typename Stepper<M, Rt>::Values val;
+      typename St::Values val;
       if (std::optional<RunFailure> f = st.checked_step(steps + 1, res, val)) {
         failed = true;
         return f;
@@ -615,21 +822,12 @@ struct SimImpl final : LieGroupSimulation::Impl {
     }
     return std::nullopt;
   }
-  const double* R() const override { return st.R.data(); }
-  const double* Pi() const override { return st.Pi.data(); }
-  const double* Gamma() const override { return st.Gamma.data(); }
-  double energy() const override { return st.values().E; }
-  std::vector<double> casimirs() const override {
-    const auto v = st.values();
-    if constexpr (Stepper<M, Rt>::gravitating) return {v.C[0], v.C[1]};
-    else return {v.C[0]};
-  }
-  std::vector<double> momenta() const override {
-    const auto v = st.values();
-    if constexpr (Stepper<M, Rt>::gravitating) return {v.J(2)};
-    else return {v.J(0), v.J(1), v.J(2)};
-  }
-  double orth_err() const override { return st.values().orth; }
+  const double* R() const override { return st.R_data(); }
+  const double* Pi() const override { return st.Pi_data(); }
+  const double* Gamma() const override { return st.Gamma_data(); }
+  const double* position() const override { return st.position_data(); }
+  const double* P() const override { return st.P_data(); }
+  std::vector<std::pair<std::string, double>> values() const override { return st.named(st.values()); }
 };
 
 }  // namespace
@@ -637,7 +835,8 @@ struct SimImpl final : LieGroupSimulation::Impl {
 LieGroupSimulation::LieGroupSimulation(const io::LieGroupScenario& s) {
   check_lie_group(s);
   impl_ = with_model(s, [&](const auto& m, auto rt) -> std::unique_ptr<Impl> {
-    return std::make_unique<SimImpl<std::decay_t<decltype(m)>, decltype(rt)>>(s, m);
+    using M = std::decay_t<decltype(m)>;
+    return std::make_unique<SimImpl<StepperOf<M, decltype(rt)>, M>>(s, m);
   });
 }
 LieGroupSimulation::~LieGroupSimulation() = default;
@@ -653,9 +852,8 @@ double LieGroupSimulation::dt() const { return impl_->dt; }
 const double* LieGroupSimulation::R() const { return impl_->R(); }
 const double* LieGroupSimulation::Pi() const { return impl_->Pi(); }
 const double* LieGroupSimulation::Gamma() const { return impl_->Gamma(); }
-double LieGroupSimulation::energy() const { return impl_->energy(); }
-std::vector<double> LieGroupSimulation::casimirs() const { return impl_->casimirs(); }
-std::vector<double> LieGroupSimulation::momenta() const { return impl_->momenta(); }
-double LieGroupSimulation::orth_err() const { return impl_->orth_err(); }
+const double* LieGroupSimulation::position() const { return impl_->position(); }
+const double* LieGroupSimulation::P() const { return impl_->P(); }
+std::vector<std::pair<std::string, double>> LieGroupSimulation::values() const { return impl_->values(); }
 
 }  // namespace lievi::run

@@ -46,6 +46,7 @@ def cli_series(example, sets):
     ("pendulum_3d.toml", "rk4", "cayley"),
     ("free_body.toml", "moser-veselov", "cayley"),
     ("free_body.toml", "del", "exp"),
+    ("floating_body.toml", "del", "exp"),
 ])
 def test_a_lie_group_system_stepped_from_python_equals_the_cli_run(example, method, retraction):
     sets = {"integrator.method": method, "integrator.retraction": retraction, "integrator.t_end": 0.5,
@@ -61,6 +62,9 @@ def test_a_lie_group_system_stepped_from_python_equals_the_cli_run(example, meth
         assert same_bits(sim.Pi, [series[f"Pi{i}"][k] for i in (1, 2, 3)]), (k, sim.Pi)
         if "Gamma1" in series:
             assert same_bits(sim.Gamma, [series[f"Gamma{i}"][k] for i in (1, 2, 3)]), k
+        if "P1" in series:
+            assert same_bits(sim.P, [series[f"P{i}"][k] for i in (1, 2, 3)]), k
+            assert same_bits(sim.position, [series[c][k] for c in "xyz"]), k
         e = sim.energies()
         for name, value in e.items():
             assert same_bits(value, series[name][k]), (k, name)
@@ -85,6 +89,14 @@ def test_lievi_run_goes_through_the_registry_and_keeps_the_casimirs():
     # the quaternion is written with 17 digits and rounded from R: round-off of a few eps of |Pi| (|Gamma| = 1)
     assert np.abs(C - C[0]).max() <= 64 * EPS * np.linalg.norm(Pi[0])
     assert np.abs(np.einsum("ij,ij->i", Gamma, Gamma) - 1).max() <= 64 * EPS
+
+
+def test_position_and_P_only_for_the_floating_body():
+    sim = lievi.Simulation(lievi.load(os.path.join(EX, "heavy_top.toml"), set={"output.plots": False}))
+    with pytest.raises(AttributeError):
+        sim.position
+    with pytest.raises(AttributeError):
+        sim.P
 
 
 def test_a_failed_lie_group_step_keeps_the_last_good_state():

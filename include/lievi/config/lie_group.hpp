@@ -14,8 +14,9 @@
 namespace lievi::config {
 
 /// model.system: the heavy top (fixed point, gravity -g e3 with e3 up), the 3D pendulum of Lee, Leok &
-/// McClamroch (pivot, gravity +g e3 with e3 down), the free rigid body.
-enum class LieSystem { heavy_top, pendulum_3d, free_body };
+/// McClamroch (pivot, gravity +g e3 with e3 down), the free rigid body on SO(3), and the rigid body in space on
+/// SE(3) (gravity -g e3, optionally on a vertical spring).
+enum class LieSystem { heavy_top, pendulum_3d, free_body, floating_body };
 /// integrator.method: the DEL on SO(3) in position-momentum form (R_k, Pi_k); its reduced form on (Pi, Gamma)
 /// (Euler-Poincare with the advected vector Gamma = R^T e3; the attitude reconstructed alongside); Moser-Veselov's
 /// discrete Lagrangian (free body only); the RK4 comparator on (R, Pi).
@@ -36,13 +37,17 @@ struct LieGroupConfig {
   bool inertia_is_matrix = false;                ///< given as a 3x3 matrix (else 3 principal moments)
   double mass = 1.0;                             ///< m, kg (> 0; heavy_top, pendulum_3d)
   double gravity = 9.81;                         ///< g, m/s^2 (>= 0; heavy_top, pendulum_3d)
-  std::array<double, 3> chi{0.0, 0.0, 1.0};      ///< centre of mass from the fixed point / pivot, body frame, m
+  std::array<double, 3> chi{0.0, 0.0, 1.0};      ///< centre of mass from the fixed point / pivot / body origin, m
+  double spring_stiffness = 0.0;                 ///< k, N/m (>= 0; floating_body)
+  std::array<double, 3> spring_point{0.0, 0.0, 0.0};  ///< where the spring acts, from the body origin, body frame, m
 
   // initial
   std::array<double, 4> attitude{1.0, 0.0, 0.0, 0.0};  ///< R_0 as a unit quaternion (w, x, y, z), body to spatial
   Vec3 omega0 = Vec3::Zero();                          ///< Omega_0, body angular velocity
   Vec3 Pi0 = Vec3::Zero();                             ///< Pi_0 = I Omega_0, body angular momentum
   bool omega_given = true;                             ///< initial.omega given (else initial.Pi)
+  std::array<double, 3> position{0.0, 0.0, 0.0};       ///< floating_body: x_0 of the body origin, spatial, m
+  std::array<double, 3> velocity{0.0, 0.0, 0.0};       ///< floating_body: v_0 of the body origin, body frame, m/s
 
   // integrator
   LieMethod method = LieMethod::del;
@@ -61,6 +66,8 @@ struct LieGroupConfig {
 
   /// A system under gravity (its potential depends on the attitude through Gamma = R^T e3).
   [[nodiscard]] bool gravitating() const { return system != LieSystem::free_body; }
+  /// The body in space on SE(3).
+  [[nodiscard]] bool floating() const { return system == LieSystem::floating_body; }
   /// The method is implicit (Newton): every method but rk4.
   [[nodiscard]] bool implicit() const { return method != LieMethod::rk4; }
   /// The method reads integrator.retraction.

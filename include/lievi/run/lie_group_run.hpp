@@ -28,6 +28,7 @@ namespace lievi::run {
 struct LieGroupRunResult : RunReport {
   std::array<double, 4> q_final{1.0, 0.0, 0.0, 0.0};  ///< attitude (w, x, y, z)
   std::array<double, 3> Pi_final{}, Omega_final{};
+  std::array<double, 3> position_final{};  ///< floating body: the body origin
   double energy_initial = 0.0, energy_final = 0.0;
   NewtonStats newton;
 };

@@ -5,6 +5,9 @@
 /// every step, without series or files. For the Python module.
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "lievi/io/lie_group_scenario.hpp"
 #include "lievi/run/result.hpp"
@@ -25,18 +28,18 @@ class LieGroupSimulation {
   [[nodiscard]] double t() const;
   [[nodiscard]] long long steps() const;
   [[nodiscard]] double dt() const;
-  /// The level's attitude R_k (3x3, column-major), body momentum Pi_k, and Gamma_k = R_k^T e3 (del-reduced: the
-  /// advected Gamma_k), valid until the next step().
+  /// The level's attitude R_k (3x3, column-major), body momentum Pi_k (floating body: its angular part, about
+  /// the body origin), and Gamma_k = R_k^T e3 (del-reduced: the advected Gamma_k), valid until the next step().
   [[nodiscard]] const double* R() const;
   [[nodiscard]] const double* Pi() const;
   [[nodiscard]] const double* Gamma() const;
-  /// The level's reported values, as series.csv has them: energy, the Casimirs (2 for the heavy top and the 3D
-  /// pendulum, |Gamma|^2 and Pi . Gamma; 1 for the free body, |Pi|^2), the Noether momenta (1: e3 . R Pi; free
-  /// body 3: R Pi) and |R^T R - I|.
-  [[nodiscard]] double energy() const;
-  [[nodiscard]] std::vector<double> casimirs() const;
-  [[nodiscard]] std::vector<double> momenta() const;
-  [[nodiscard]] double orth_err() const;
+  /// Floating body: the position x_k of the body origin (spatial) and the linear momentum P_k (body frame);
+  /// nullptr for the systems on SO(3).
+  [[nodiscard]] const double* position() const;
+  [[nodiscard]] const double* P() const;
+  /// The level's reported values under their series.csv names: energy, the Casimirs and Noether momenta of the
+  /// system, orth_err.
+  [[nodiscard]] std::vector<std::pair<std::string, double>> values() const;
 
   struct Impl;
 
