@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """Plots of a lievi lie_group run folder (docs/outputs.md).
 
-Usage: lievi_lie_group_plot.py RUN_DIR [--title TEXT] [--system heavy_top|pendulum_3d|free_body]
+Usage: lievi_lie_group_plot.py RUN_DIR [--title TEXT] [--system heavy_top|pendulum_3d|free_body|floating_body]
 
 Reads RUN_DIR/series.csv (t, energy, energy_error, the Casimirs, the Noether momenta, qw..qz, Pi, Omega,
 [Gamma], orth_err, newton) and writes
   invariants.png  |energy_error| and the drifts |C - C0| of the Casimirs and |J - J0| of the Noether momenta
                   vs time on a log scale (round-off shows as ~1e-16 .. 1e-13), with |R^T R - I|;
   attitude.png    the spatial direction of the body axis d3 = R e3 seen from above (heavy top, 3D pendulum:
-                  precession and nutation) or the body momentum Pi on its sphere (free body), and Pi vs time.
+                  precession and nutation), the body momentum (Pi1, Pi3) (free body) or the path of the body
+                  origin (x, z) (floating body), and Pi vs time.
 Matplotlib with the Agg backend (no display needed). Exit status 0 on success.
 """
 import argparse
@@ -56,7 +57,7 @@ def main():
     for name in ("casimir_gamma", "casimir_pi_gamma", "casimir_pi"):
         if name in c:
             ax.semilogy(t, np.maximum(np.abs(c[name] - c[name][0]), FLOOR), label=f"|{name} - initial|")
-    for name in ("momentum_x", "momentum_y", "momentum_z"):
+    for name in ("momentum_x", "momentum_y", "momentum_z", "angular_z", "linear_x", "linear_y"):
         if name in c:
             ax.semilogy(t, np.maximum(np.abs(c[name] - c[name][0]), FLOOR), label=f"|{name} - initial|", lw=0.8)
     ax.semilogy(t, np.maximum(c["orth_err"], FLOOR), label="|R^T R - I|", lw=0.8, ls=":")
@@ -69,7 +70,12 @@ def main():
     plt.close(fig)
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 4.2))
-    if a.system == "free_body":
+    if a.system == "floating_body":
+        ax1.plot(c["x"], c["z"], lw=0.6)
+        ax1.set_xlabel("x [m]")
+        ax1.set_ylabel("z [m]")
+        ax1.set_title("body origin (x, z)", fontsize=9)
+    elif a.system == "free_body":
         ax1.plot(c["Pi1"], c["Pi3"], lw=0.6)
         ax1.set_xlabel("Pi1")
         ax1.set_ylabel("Pi3")
