@@ -315,14 +315,7 @@ const detail::Schema& schema() {
 std::vector<InputIssue> kirchhoff_problems(const KirchhoffConfig& c) {
   std::vector<InputIssue> out = table().problems(c);
   const auto add = [&](const std::string& key, std::string message) { out.push_back({"", key, std::move(message)}); };
-  if (!c.is_ellipsoid)
-    if (auto p = vec3_problem(c.inertia, NumberCheck::positive, "3 principal moments > 0")) add("model.inertia", *p);
-  if (detail::name_of(kMethods, c.method).empty())
-    add("integrator.method", std::string("value \"") + config::id(c.method) +
-                                 "\" is not a method of the kirchhoff model; allowed: ddb, ddb-symmetric");
-  if (detail::name_of(kRetractions, c.retraction).empty())
-    add("integrator.retraction", std::string("value \"") + config::id(c.retraction) +
-                                     "\" is not a retraction on SE(3); allowed: cayley, exp");
+  // (the table checks every key: the body's numbers, the method and retraction among the allowed names)
   if (out.empty())
     if (auto p = locked_inertia_problem(c.model())) add(c.is_ellipsoid ? "model.ellipsoid" : "model.inertia", *p);
   if (!c.mu0().allFinite()) add(c.velocity_given ? "initial.Omega" : "initial.Pi", "mu_0 must be finite");

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,8 @@
 
 #include "lievi/integrators/ddb_group.hpp"
 #include "lievi/integrators/ddb_group_symmetric.hpp"
+#include "lievi/io/kirchhoff_scenario.hpp"
+#include "lievi/run/kirchhoff_run.hpp"
 #include "lievi/models/kirchhoff.hpp"
 #include "support/cli_process.hpp"
 
@@ -358,4 +361,45 @@ TEST(KirchhoffCli, InconsistentKeysAreExit2AndWriteNothing) {
                                     "integrator.method=ddb", "--set", "integrator.symmetric_processing=false"});
   ASSERT_EQ(v.code, 0) << v.err;
   EXPECT_NE(v.out.find("key 'integrator.symmetric_processing' is ignored by method ddb"), std::string::npos) << v.out;
+}
+
+TEST(KirchhoffConfig, AConfigBuiltInCxxIsCheckedAndRunsAsTheFileDoes) {
+  using namespace lievi;
+  // Bad values of a config filled in C++: every problem named by its scenario key, nothing else.
+  config::KirchhoffConfig bad;
+  bad.inertia = lie::Vec3(1.0, -1.0, 1.0);
+  bad.alpha_rot = -1.0;
+  bad.method = config::RigidBodyMethod::rk4;
+  bad.retraction = config::Retraction::exp2;
+  bad.dt = 0.1, bad.t_end = 1.0, bad.steps = 10;
+  std::vector<std::string> keys;
+  for (const auto& i : config::problems(bad)) keys.push_back(i.key);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys, (std::vector<std::string>{"integrator.method", "integrator.retraction", "model.alpha_rot",
+                                            "model.inertia"}));
+  EXPECT_THROW(config::validate(bad), invalid_argument);
+  // The conservative example's body written as a config: the in-process run equals the file's run row by row.
+  io::KirchhoffScenario s;
+  s.inertia = lie::Vec3(1.0, 1.4, 0.5);
+  s.added_inertia = lie::Vec3(0.1, 0.2, 0.3);
+  s.added_mass = lie::Vec3(0.2, 0.8, 1.5);
+  s.Pi0 = lie::Vec3(0.3, 0.1, 0.8);
+  s.P0 = lie::Vec3(0.5, 0.4, 0.2);
+  s.method = config::RigidBodyMethod::ddb_symmetric;
+  s.dt = 0.05, s.t_end = 2.5, s.steps = 50;
+  s.name = "cxx";
+  EXPECT_TRUE(config::problems(s).empty());
+  std::vector<std::vector<double>> rows;
+  const run::KirchhoffRunResult r = run::integrate_kirchhoff(s, &rows);
+  ASSERT_TRUE(r.complete);
+  ASSERT_EQ(rows.size(), 51u);
+  const fs::path d = workdir("kirchhoff_cxx");
+  ASSERT_EQ(run_example(d, "conservative_symmetric.toml", {"integrator.t_end=2.5", "output.every=1"}).code, 0);
+  const Series f = read_series(d / "out" / "series.csv");
+  ASSERT_EQ(f.rows(), 51u);
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    for (std::size_t c = 0; c < f.header.size(); ++c) {
+      const double a = rows[k][c], b = f.col.at(f.header[c])[k];
+      EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << "row " << k << " " << f.header[c];
+    }
 }
