@@ -1,9 +1,12 @@
 // The reproducible noise streams (lievi/noise/, stream version 2): ns per standard normal of the scalar
-// `stream_normal`, of the batch `stream_normals` over indices (count 10^3 and 10^5) and of `WienerIncrements::increments` at m = 0 (one
-// normal per node per step), and of Random123's raw Philox4x32-10 block for scale. Items per second = normals
-// per second; the "time_per_normal" counter is its inverse (seconds, SI prefix). BM_NoiseFloorDivSqrt: a lower
-// bound of any implementation of the fixed Box-Muller of docs/scenarios.md "Streams" on AVX-512 (its one
-// division and one square root per normal, nothing else).
+// `stream_normal`, of the batch `stream_normals` over indices (count 10^3 and 10^5) and of
+// `WienerIncrements::increments` at m = 0 (one normal per node per step), and of Random123's raw Philox4x32-10
+// block for scale. Items per second = normals per second; the "time_per_normal" counter is its inverse (seconds,
+// SI prefix). The batch runs on the instruction set of the batched kernels (the label names it; set
+// LIEVI_BATCH_ISA = avx512 | avx2 | sse4 | neon | scalar to time another). BM_NoiseNormalsWithoutPhilox: the
+// same batch kernel with its ten Philox rounds replaced by two multiplies, so that BM_NoiseBatchNormals minus it
+// is the rounds' share of a normal. BM_NoiseFloorDivSqrt: one division and one square root per element on
+// AVX-512 (the fixed Box-Muller has one of each per block, i.e. per two normals).
 #include <benchmark/benchmark.h>
 
 #include <Random123/philox.h>
@@ -59,8 +62,25 @@ void BM_NoiseBatchNormals(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   set_rate(state, static_cast<std::int64_t>(count));
+  state.SetLabel(detail::stream_normals_isa());
 }
 BENCHMARK(BM_NoiseBatchNormals)->Arg(1000)->Arg(100000);
+
+/// The batch kernel without the Philox rounds (not a stream: for the split of the cost), count = range(0) values.
+void BM_NoiseNormalsWithoutPhilox(benchmark::State& state) {
+  const auto count = static_cast<std::size_t>(state.range(0));
+  std::vector<double> out(count);
+  std::uint32_t block0 = 0;
+  for (auto _ : state) {
+    detail::stream_normals_without_philox(block0, count / 2, out.data());
+    block0 += static_cast<std::uint32_t>(count / 2);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_rate(state, static_cast<std::int64_t>(count));
+  state.SetLabel(detail::stream_normals_isa());
+}
+BENCHMARK(BM_NoiseNormalsWithoutPhilox)->Arg(1000)->Arg(100000);
 
 /// Wiener increments at m = 0 (dt = base_dt): one normal per node per step, count = range(0) nodes.
 void BM_NoiseWienerIncrementsM0(benchmark::State& state) {
@@ -74,6 +94,7 @@ void BM_NoiseWienerIncrementsM0(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   set_rate(state, static_cast<std::int64_t>(count));
+  state.SetLabel(detail::stream_normals_isa());
 }
 BENCHMARK(BM_NoiseWienerIncrementsM0)->Arg(1000)->Arg(100000);
 

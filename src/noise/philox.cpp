@@ -1,22 +1,29 @@
 /// @file noise/philox.cpp
 /// @brief Philox4x32-10 blocks, the fixed Box-Muller (both outputs: stream version 2) and lievi's own log / cos /
-/// sin kernels.
+/// sin kernels; the batch of normals on Highway's portable vectors (noise/normals_kernels.inc).
 ///
-/// The scalar path (`stream_normal`) takes its block from Random123 (`r123::Philox4x32_R<10>`); the batch
-/// path (`stream_normals`) runs the same ten Philox rounds written lane-wise on plain arrays so that GCC
-/// vectorises them (32x32->64 multiplies map to SSE2 pmuludq). Integer arithmetic is exact, so both give the
-/// same words; the tests check them against each other and against the Random123 known-answer vectors.
-/// Both paths then evaluate the same inline kernels (`box_muller_radius2`, `box_muller_angle`, IEEE sqrt and
-/// product), made only of IEEE operations, integer bit operations and bit selects, so the doubles are equal
-/// bit for bit whether or not, and how wide, a loop was vectorised.
+/// The scalar path (`stream_normal`, the reference) takes its block from Random123 (`r123::Philox4x32_R<10>`)
+/// and evaluates the inline kernels below (`box_muller_radius2`, `cossin_2pi`, IEEE sqrt and product). The
+/// batch path (`stream_normals`) runs the same rounds and the same operations lane-wise in
+/// normals_kernels.inc, compiled once per instruction set (AVX-512, AVX2, SSE4 and the scalar fallback on
+/// x86-64; NEON and the fallback on AArch64) and picked at run time with the batched beam kernels' instruction
+/// set (lievi::models::batch::isa(): the widest the CPU has, or LIEVI_BATCH_ISA, or force_isa). Integer
+/// arithmetic is exact and the floating-point steps are the same IEEE operations in the same order, so every
+/// target gives the scalar path's doubles bit for bit; the tests check each target against the scalar path
+/// and against the Random123 known-answer vectors.
 
 // No contraction of a * b + c into an FMA anywhere in this file: GCC's default for C++ is -ffp-contract=fast,
-// which is harmless on the x86-64 baseline (no FMA) but would let the AVX2 / AVX-512 clones below, or a build
-// with -march=native, round differently from the scalar path.
+// and the AVX2 / AVX-512 / NEON targets below, or a build with -march=native, have FMA, which would round
+// differently from the scalar rule. (The library is also built with -ffp-contract=off; this holds without it.)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("fp-contract=off")
 #elif defined(__clang__)
 #pragma clang fp contract(off)
+#endif
+// GCC notes that the ABI of 64-byte vector arguments changed in GCC 4.9 (-Wpsabi); the kernels' vectors never
+// cross a call boundary (all inlined), so the note does not apply.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
 #include <Random123/philox.h>
@@ -28,13 +35,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__x86_64__) || defined(__SSE2__)
-#include <immintrin.h>
-#endif
-
+#include "lievi/models/beam_batch.hpp"
 #include "lievi/noise/philox.hpp"
 
-// The kernels below must be inlined into the batch loops for them to vectorise.
+// The scalar kernels below are inlined into stream_normal and the block-by-block path.
 #if defined(__GNUC__)
 #define LIEVI_NOISE_INLINE inline __attribute__((always_inline))
 #else
@@ -169,179 +173,124 @@ LIEVI_NOISE_INLINE void cossin_2pi(double u, double& co, double& si) {
 /// -2 log u1 > 0 (u1 = u01(r0, r1) <= 1 - 2^-53): the square of the Box-Muller radius.
 LIEVI_NOISE_INLINE double box_muller_radius2(std::uint32_t r0, std::uint32_t r1) { return -2.0 * log_kernel(u01(r0, r1)); }
 
-constexpr std::size_t kChunk = 64;  // blocks per batch chunk = 128 normals (stack: 4 x 256 B words, 4 x 512 B doubles)
-
-// x86-64 with GCC: the batch is also compiled for AVX2 and AVX-512F and the variant is picked at load time
-// (function multiversioning through an ifunc): target_clones for the Box-Muller loops, and hand-picked bodies for
-// the Philox rounds and the sqrt (below). All variants run the same IEEE operations on wider vectors, and
-// contraction into FMA is off for this file (pragma at the top), so every variant gives the same bits as the
-// SSE2 baseline and the scalar path (Normals.BatchEqualsScalarBitwise checks the variant of the machine the
-// tests run on, Normals.SameBitsWithEveryBuildVariant the others). Define LIEVI_NOISE_NO_CLONES to build the
-// baseline only.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__) && \
-    !defined(LIEVI_NOISE_NO_CLONES)
-#define LIEVI_NOISE_MULTIVERSION 1
-#define LIEVI_NOISE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#define LIEVI_NOISE_DEFAULT __attribute__((target("default")))
-#else
-#define LIEVI_NOISE_MULTIVERSION 0
-#define LIEVI_NOISE_CLONES
-#define LIEVI_NOISE_DEFAULT
-#endif
-
-/// Philox4x32-10 on kChunk lanes whose counters differ only in the fourth word (block0 + i); the words of lane i
-/// go to w0..w3[i]. W is the lane integer: uint32_t (what GCC vectorises best with SSE2 / AVX2: 32x32->64
-/// widening multiplies; the SSE2 and AVX2 builds use it). The AVX-512 variant below is written with intrinsics.
-/// Integer arithmetic, so every form gives the same words.
-template <class W>
-LIEVI_NOISE_INLINE void philox_lanes_impl(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
-                                          std::uint32_t group, std::uint32_t block0, std::uint32_t* w0,
-                                          std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
-  constexpr W kLow = 0xffffffffu;
-#pragma omp simd
-  for (std::size_t i = 0; i < kChunk; ++i) {
-    W x0 = step_lo, x1 = step_hi, x2 = group, x3 = static_cast<std::uint32_t>(block0 + static_cast<std::uint32_t>(i));
-    W k0 = key.seed, k1 = key.path;
-#pragma GCC unroll 10
-    for (int round = 0; round < kRounds; ++round) {
-      const std::uint64_t p0 = static_cast<std::uint64_t>(x0 & kLow) * kM0;
-      const std::uint64_t p1 = static_cast<std::uint64_t>(x2 & kLow) * kM1;
-      x0 = static_cast<W>(p1 >> 32) ^ x1 ^ k0;
-      x1 = static_cast<W>(p1);
-      x2 = static_cast<W>(p0 >> 32) ^ x3 ^ k1;
-      x3 = static_cast<W>(p0);
-      k0 = (k0 + kW0) & kLow;
-      k1 = (k1 + kW1) & kLow;
-    }
-    w0[i] = static_cast<std::uint32_t>(x0);
-    w1[i] = static_cast<std::uint32_t>(x1);
-    w2[i] = static_cast<std::uint32_t>(x2);
-    w3[i] = static_cast<std::uint32_t>(x3);
+/// out = z, scale z or out + scale z (Put), one IEEE operation each: the batch kernel's rule for one value.
+inline void put_one(Put put, double scale, double z, double& out) {
+  switch (put) {
+    case Put::set:
+      out = z;
+      return;
+    case Put::scale:
+      out = scale * z;
+      return;
+    case Put::add_scaled:
+      out = out + scale * z;
+      return;
   }
 }
 
-LIEVI_NOISE_DEFAULT void philox_lanes(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
-                                      std::uint32_t group, std::uint32_t block0, std::uint32_t* w0,
-                                      std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
-  philox_lanes_impl<std::uint32_t>(key, step_lo, step_hi, group, block0, w0, w1, w2, w3);
-}
-#if LIEVI_NOISE_MULTIVERSION
-// AVX-512F, written with intrinsics: eight lanes per register with the 32-bit words in the low halves of 64-bit
-// lanes. vpmuludq reads only the low 32 bits, so no mask is needed before a multiply (the high halves may hold
-// garbage, dropped by the final truncation); the key schedule is the same for every lane, so it stays scalar and
-// is broadcast. Integer arithmetic: the same words.
-__attribute__((target("avx512f"))) void philox_lanes(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi,
-                                                     std::uint32_t group, std::uint32_t block0, std::uint32_t* w0,
-                                                     std::uint32_t* w1, std::uint32_t* w2, std::uint32_t* w3) {
-  static_assert(kChunk % 8 == 0);
-  // maskz forms with a full mask: the plain ones trip GCC 12's -Wuninitialized (as in sqrt_lanes)
-  const __m512i m0 = _mm512_set1_epi64(kM0), m1 = _mm512_set1_epi64(kM1);
-  const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
-  for (std::size_t i = 0; i < kChunk; i += 8) {
-    __m512i x0 = _mm512_set1_epi64(step_lo), x1 = _mm512_set1_epi64(step_hi), x2 = _mm512_set1_epi64(group);
-    // block0 + i + lane in the low 32 bits (a 64-bit add has the 32-bit wrap-around in its low half)
-    __m512i x3 = _mm512_add_epi64(_mm512_set1_epi64(static_cast<std::uint32_t>(block0 + static_cast<std::uint32_t>(i))), lane);
-    std::uint32_t k0 = key.seed, k1 = key.path;
-    for (int round = 0; round < kRounds; ++round) {
-      const __m512i p0 = _mm512_maskz_mul_epu32(0xff, x0, m0);
-      const __m512i p1 = _mm512_maskz_mul_epu32(0xff, x2, m1);
-      x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_maskz_srli_epi64(0xff, p1, 32), x1), _mm512_set1_epi64(k0));
-      x1 = p1;
-      x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_maskz_srli_epi64(0xff, p0, 32), x3), _mm512_set1_epi64(k1));
-      x3 = p0;
-      k0 += kW0;
-      k1 += kW1;
-    }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w0 + i), _mm512_maskz_cvtepi64_epi32(0xff, x0));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w1 + i), _mm512_maskz_cvtepi64_epi32(0xff, x1));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w2 + i), _mm512_maskz_cvtepi64_epi32(0xff, x2));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(w3 + i), _mm512_maskz_cvtepi64_epi32(0xff, x3));
-  }
-}
-#endif
-
-/// rho[i] = sqrt(a[i]) for the kChunk elements of a (64-byte aligned, a[i] > 0). std::sqrt carries an errno
-/// branch (a libm call on a negative argument) that stops GCC from vectorising the loop under the project's
-/// -fmath-errno, so the vector sqrt is written with intrinsics. Every form is the IEEE sqrt: the same bits.
-LIEVI_NOISE_DEFAULT void sqrt_lanes(const double* a, double* rho) {
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  for (; i + 2 <= kChunk; i += 2) _mm_store_pd(rho + i, _mm_sqrt_pd(_mm_load_pd(a + i)));
-#endif
-  for (; i < kChunk; ++i) rho[i] = std::sqrt(a[i]);
-}
-#if LIEVI_NOISE_MULTIVERSION
-__attribute__((target("avx2"))) void sqrt_lanes(const double* a, double* rho) {
-  for (std::size_t i = 0; i < kChunk; i += 4) _mm256_store_pd(rho + i, _mm256_sqrt_pd(_mm256_load_pd(a + i)));
-}
-__attribute__((target("avx512f"))) void sqrt_lanes(const double* a, double* rho) {
-  for (std::size_t i = 0; i < kChunk; i += 8) {  // maskz form: the plain _mm512_sqrt_pd trips GCC 12's -Wuninitialized
-    _mm512_store_pd(rho + i, _mm512_maskz_sqrt_pd(0xff, _mm512_load_pd(a + i)));
-  }
-}
-#endif
-
-/// Box-Muller on kChunk blocks, vectorised (branch-free kernels): rad2[i] = -2 log u1, c[i], s[i] = cos, sin
-/// (2 pi u2).
-LIEVI_NOISE_CLONES void box_muller_lanes(const std::uint32_t* w0, const std::uint32_t* w1, const std::uint32_t* w2,
-                                         const std::uint32_t* w3, double* rad2, double* c, double* s) {
-#pragma omp simd
-  for (std::size_t i = 0; i < kChunk; ++i) rad2[i] = box_muller_radius2(w0[i], w1[i]);
-#pragma omp simd
-  for (std::size_t i = 0; i < kChunk; ++i) cossin_2pi(u01(w2[i], w3[i]), c[i], s[i]);
-}
-
-/// out[2i] = rho[i] c[i], out[2i + 1] = rho[i] s[i] for the kChunk blocks (the two normals of each block).
-LIEVI_NOISE_CLONES void pair_products(const double* rho, const double* c, const double* s, double* out) {
-#pragma omp simd
-  for (std::size_t i = 0; i < kChunk; ++i) {
-    out[2 * i] = rho[i] * c[i];
-    out[2 * i + 1] = rho[i] * s[i];
+/// Normals `first` .. `first + n - 1` (n <= 2, within one block) put into out by the scalar rule: the ends of a
+/// batch that starts or stops in the middle of a block, and the batches of a few normals.
+void block_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint64_t first, std::size_t n,
+                   Put put, double scale, double* out) {
+  const Block b = philox_block(key, step, group, static_cast<std::uint32_t>(first >> 1));
+  const double rho = std::sqrt(box_muller_radius2(b.r[0], b.r[1]));
+  double c, s;
+  cossin_2pi(u01(b.r[2], b.r[3]), c, s);
+  if ((first & 1u) == 0) {
+    put_one(put, scale, rho * c, out[0]);
+    if (n > 1) put_one(put, scale, rho * s, out[1]);
+  } else {
+    put_one(put, scale, rho * s, out[0]);
   }
 }
 
-/// The 2 kChunk normals of blocks block0 .. block0 + kChunk - 1 (normal indices 2 block0 ...) into out.
-void normals_chunk(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi, std::uint32_t group,
-                   std::uint32_t block0, double* out) {
-  alignas(64) std::uint32_t w0[kChunk], w1[kChunk], w2[kChunk], w3[kChunk];
-  philox_lanes(key, step_lo, step_hi, group, block0, w0, w1, w2, w3);
-  alignas(64) double rad2[kChunk], c[kChunk], s[kChunk], rho[kChunk];
-  box_muller_lanes(w0, w1, w2, w3, rad2, c, s);
-  sqrt_lanes(rad2, rho);
-  pair_products(rho, c, s, out);
+}  // namespace
+}  // namespace lievi::noise
+
+// ---- the batch kernel, once per instruction set ------------------------------------------------------------
+// The same targets as the batched beam kernels (src/models/beam_batch.cpp), so that the instruction set
+// lievi::models::batch::isa() names always has a noise kernel too: every target the compiler can generate, the
+// scalar fallback included (tests force each), but SSSE3 (a CPU without SSE4 takes the fallback), AVX3_DL and
+// the sizeless SVE / RVV targets.
+#if !defined(HWY_DISABLED_TARGETS)
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_AVX3_DL | HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
+#endif
+#define HWY_COMPILE_ALL_ATTAINABLE
+#undef HWY_TARGET_INCLUDE
+// foreach_target.h includes this by name from Highway's folder, so the path is found through the library's
+// include folder (include/../src/noise/).
+#define HWY_TARGET_INCLUDE "../src/noise/normals_kernels.inc"
+#include <hwy/foreach_target.h>  // includes the kernels once per target but the static one
+
+#include <hwy/highway.h>
+
+#include "normals_kernels.inc"  // the static target's
+
+#if HWY_ONCE
+namespace lievi::noise {
+namespace {
+
+namespace batch = lievi::models::batch;
+
+struct Target {
+  batch::Isa isa;
+  void (*blocks)(StreamKey, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::size_t, Put, double,
+                 double*);
+  void (*blocks_no_rounds)(std::uint32_t, std::size_t, double*);
+};
+/// The compiled targets, narrowest first.
+constexpr Target kTargets[] = {
+#if HWY_TARGETS & HWY_SCALAR
+    {batch::Isa::scalar, &N_SCALAR::blocks_isa, &N_SCALAR::blocks_no_rounds_isa},
+#elif HWY_TARGETS & HWY_EMU128
+    {batch::Isa::scalar, &N_EMU128::blocks_isa, &N_EMU128::blocks_no_rounds_isa},
+#endif
+#if HWY_TARGETS & HWY_SSE4
+    {batch::Isa::sse4, &N_SSE4::blocks_isa, &N_SSE4::blocks_no_rounds_isa},
+#endif
+#if HWY_TARGETS & HWY_NEON
+    {batch::Isa::neon, &N_NEON::blocks_isa, &N_NEON::blocks_no_rounds_isa},
+#endif
+#if HWY_TARGETS & HWY_AVX2
+    {batch::Isa::avx2, &N_AVX2::blocks_isa, &N_AVX2::blocks_no_rounds_isa},
+#endif
+#if HWY_TARGETS & HWY_AVX3
+    {batch::Isa::avx512, &N_AVX3::blocks_isa, &N_AVX3::blocks_no_rounds_isa},
+#endif
+};
+
+/// The kernel of the instruction set the batched kernels use now (the fallback if, against the build's intent,
+/// that set has no noise kernel).
+const Target& target() {
+  const batch::Isa want = batch::isa();
+  for (const Target& t : kTargets)
+    if (t.isa == want) return t;
+  return kTargets[0];
 }
 
-/// Up to this many normals are drawn block by block (stream_normal's arithmetic) rather than by a 64-block chunk:
-/// a chunk costs about as much as 100 single normals, and `common` noise or a few `modes` need 1 to 8.
-constexpr std::size_t kFewNormals = 8;
+/// Up to this many normals are drawn block by block with the scalar rule rather than by the vector kernel (a
+/// pack of 8 blocks on AVX-512 costs about as much as a few scalar blocks; `common` noise needs 1 normal a step).
+constexpr std::size_t kFewNormals = 4;
 
-/// Normals i0 .. i0 + n - 1 with i0 + n <= 2^32 (no wrap-around of the normal index).
-void normals_range(StreamKey key, std::uint32_t step_lo, std::uint32_t step_hi, std::uint32_t group,
-                   std::uint64_t i0, std::size_t n, double* out) {
+/// Normals i0 .. i0 + n - 1 with i0 + n <= 2^32 (no wrap-around of the normal index), put into out.
+void normals_range(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint64_t i0, std::size_t n, Put put,
+                   double scale, double* out) {
   const std::uint64_t end = i0 + n;
-  if (n <= kFewNormals) {  // a few (common noise, a few modes): block by block, not a whole chunk
-    const std::uint64_t step = (std::uint64_t{step_hi} << 32) | step_lo;
-    for (std::uint64_t k = i0; k < end;) {
-      const Block b = philox_block(key, step, group, static_cast<std::uint32_t>(k >> 1));
-      const double rho = std::sqrt(box_muller_radius2(b.r[0], b.r[1]));
-      double c, s;
-      cossin_2pi(u01(b.r[2], b.r[3]), c, s);
-      if ((k & 1u) == 0) out[k++ - i0] = rho * c;
-      if (k < end) out[k++ - i0] = rho * s;
-    }
+  if (n <= kFewNormals) {
+    for (std::uint64_t k = i0; k < end; k += 2 - (k & 1u))
+      block_normals(key, step, group, k, end - k, put, scale, out + (k - i0));
     return;
   }
-  alignas(64) double tmp[2 * kChunk];
-  for (std::uint64_t first = i0 & ~std::uint64_t{1}; first < end; first += 2 * kChunk) {
-    const auto block0 = static_cast<std::uint32_t>(first >> 1);
-    if (first >= i0 && first + 2 * kChunk <= end) {  // the whole chunk is wanted: straight into out
-      normals_chunk(key, step_lo, step_hi, group, block0, out + (first - i0));
-      continue;
-    }
-    normals_chunk(key, step_lo, step_hi, group, block0, tmp);
-    const std::uint64_t lo = std::max(first, i0), hi = std::min(first + 2 * kChunk, end);
-    std::copy(tmp + (lo - first), tmp + (hi - first), out + (lo - i0));
+  std::uint64_t k = i0;
+  if ((k & 1u) != 0) {  // starts with the second normal of a block
+    block_normals(key, step, group, k, 1, put, scale, out);
+    ++k;
   }
+  const std::size_t nblocks = static_cast<std::size_t>((end - k) >> 1);
+  target().blocks(key, static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(step >> 32), group,
+                  static_cast<std::uint32_t>(k >> 1), nblocks, put, scale, out + (k - i0));
+  k += 2 * nblocks;
+  if (k < end) block_normals(key, step, group, k, 1, put, scale, out + (k - i0));  // ends with a block's first
 }
 
 }  // namespace
@@ -365,13 +314,16 @@ double stream_normal(StreamKey key, std::uint64_t step, std::uint32_t group, std
 
 void stream_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t index0, std::size_t count,
                     double* out) {
-  const auto lo = static_cast<std::uint32_t>(step);
-  const auto hi = static_cast<std::uint32_t>(step >> 32);
+  put_stream_normals(key, step, group, index0, count, Put::set, 1.0, out);
+}
+
+void put_stream_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t index0,
+                        std::size_t count, Put put, double scale, double* out) {
   constexpr std::uint64_t kWrap = std::uint64_t{1} << 32;
   std::uint64_t i0 = index0;
   while (count > 0) {  // split where the normal index wraps around 2^32
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(count, kWrap - i0));
-    normals_range(key, lo, hi, group, i0, n, out);
+    normals_range(key, step, group, i0, n, put, scale, out);
     out += n;
     count -= n;
     i0 = 0;
@@ -390,6 +342,11 @@ double sin_2pi(double u) {
   cossin_2pi(u, c, s);
   return s;
 }
+const char* stream_normals_isa() { return batch::isa_name(target().isa); }
+void stream_normals_without_philox(std::uint32_t block0, std::size_t nblocks, double* out) {
+  target().blocks_no_rounds(block0, nblocks, out);
+}
 }  // namespace detail
 
 }  // namespace lievi::noise
+#endif  // HWY_ONCE

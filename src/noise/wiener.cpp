@@ -23,7 +23,7 @@ namespace lievi::noise {
 
 namespace {
 
-constexpr std::size_t kChunk = 256;  // modes per batch chunk: one 2 KiB stack buffer of normals
+constexpr std::size_t kChunk = 256;  // modes per chunk: all fine steps of a chunk summed while it is in L1
 
 /// The clip of a coarse increment to [-c, c] (c = +infinity: identity). One function for scalar and batch.
 inline double clip(double w, double c) { return std::min(std::max(w, -c), c); }
@@ -74,18 +74,15 @@ void WienerIncrements::increments(std::uint64_t n, std::uint32_t mode0, std::siz
   const std::uint64_t first = n << m_;
   const std::uint64_t fine = std::uint64_t{1} << m_;
   const double s = sqrt_base_dt_;
-  double xi[kChunk];
-  for (std::size_t done = 0; done < count; done += kChunk) {
-    const std::size_t len = std::min(kChunk, count - done);
+  const std::size_t chunk = fine == 1 ? std::max<std::size_t>(count, 1) : kChunk;  // m = 0: one pass, one call
+  for (std::size_t done = 0; done < count; done += chunk) {
+    const std::size_t len = std::min(chunk, count - done);
     const std::uint32_t m0 = mode0 + static_cast<std::uint32_t>(done);
     double* o = out + done;
-    // Same operations, in the same order, as the scalar sum: w = s xi_0, then w += s xi_i for i = 1, 2, ...
-    stream_normals(key_, first, kDefaultGroup, m0, len, o);
-    for (std::size_t j = 0; j < len; ++j) o[j] = s * o[j];
-    for (std::uint64_t i = 1; i < fine; ++i) {
-      stream_normals(key_, first + i, kDefaultGroup, m0, len, xi);
-      for (std::size_t j = 0; j < len; ++j) o[j] += s * xi[j];
-    }
+    // Same operations, in the same order, as the scalar sum: w = s xi_0, then w = w + s xi_i for i = 1, 2, ...,
+    // done by the batch kernel as it makes the normals (no pass over o of its own)
+    put_stream_normals(key_, first, kDefaultGroup, m0, len, Put::scale, s, o);
+    for (std::uint64_t i = 1; i < fine; ++i) put_stream_normals(key_, first + i, kDefaultGroup, m0, len, Put::add_scaled, s, o);
     if (truncate_) {
       for (std::size_t j = 0; j < len; ++j) o[j] = clip(o[j], clip_dw_);
     }

@@ -33,6 +33,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lievi/models/beam_batch.hpp"
 #include "lievi/noise/philox.hpp"
 #include "lievi/noise/wiener.hpp"
 #include "noise/frozen_stream.hpp"
@@ -323,9 +324,10 @@ TEST(BoxMuller, BatchEqualsScalarBitwise) {
 TEST(BoxMuller, FrozenValues) {
   // Regression guard on the fixed rules of stream version 2 (key, counter layout, u01, Box-Muller with both
   // outputs, kernels, increment sums and clipping): values and an FNV-1a hash of 200140 normals and 19980
-  // truncated m = 3 increments (noise/frozen_stream.hpp), recorded when version 2 was introduced: the same bits
-  // with GCC 12 (-O0 without the AVX2 / AVX-512 clones, -O2 with them, -O3 -march=native with FMA) and clang 14
-  // (-O2 -march=native); test_noise_bits_* check it per instruction set. The first three values are version 1's
+  // truncated m = 3 increments (noise/frozen_stream.hpp), recorded when version 2 was introduced (then with GCC 12
+  // -O0 / -O2 / -O3 -march=native and clang 14 -O2 -march=native); this build's dispatch target here,
+  // EveryInstructionSetEqualsScalarBitwise on every target, test_noise_bits_* with the library compiled for wider
+  // baselines (FMA available, contraction off). The first three values are version 1's
   // too (that rule put the same two normals in the block of mode 0, draws 0 and 1). If this fails, every
   // stochastic result of lievi has changed: raise kStreamVersion.
   EXPECT_EQ(kStreamVersion, 2);
@@ -333,6 +335,66 @@ TEST(BoxMuller, FrozenValues) {
   EXPECT_TRUE(same_bits(stream_normal({0, 0}, 0, 0, 1), -0x1.599bbd8a9eda8p+0));
   EXPECT_TRUE(same_bits(stream_normal({1, 2}, 3, 4, 5), -0x1.2ae6940916b8ap+0));
   EXPECT_EQ(lievi::test::stream_hash(), lievi::test::kFrozenStreamHash);
+}
+
+TEST(BoxMuller, EveryInstructionSetEqualsScalarBitwise) {
+  // The batch kernel is compiled once per instruction set (noise/normals_kernels.inc) and follows the batched
+  // kernels' choice (lievi::models::batch::force_isa). Each set this CPU supports (x86-64: scalar, SSE4, AVX2,
+  // AVX-512; AArch64: scalar, NEON), forced in turn, against the scalar rule `stream_normal` (Random123's Philox
+  // and the scalar kernels, not the batch code): every count 0..300 from odd and even index0 (the vector packs
+  // start at every lane offset and end at every remainder; the block-by-block ends), outputs 8-byte but not
+  // 16-byte aligned and 64-byte aligned, the doubles before and after untouched; and the frozen hash.
+  namespace batch = lievi::models::batch;
+  const batch::Isa start = batch::isa();
+  const std::vector<batch::Isa> isas = batch::usable_isas();
+  ASSERT_GE(isas.size(), 2u) << "the scalar fallback and at least one vector set";
+  struct Stream {
+    StreamKey key;
+    std::uint64_t step;
+    std::uint32_t group;
+  };
+  const Stream streams[] = {{{0, 0}, 0, 0}, {{2026, 3}, 123456789, 0}, {{0xffffffffu, 1}, ~std::uint64_t{0}, 7}};
+  const std::uint32_t index0s[] = {0u, 1u, 2u, 7u, 1000u, 1001u, 0xffffffffu - 150u, 0xffffffffu};
+  constexpr std::size_t kMax = 300;
+  alignas(64) double buf[kMax + 16];
+  for (const batch::Isa want : isas) {
+    ASSERT_EQ(batch::force_isa(want), want);
+    ASSERT_STREQ(detail::stream_normals_isa(), batch::isa_name(want));  // the noise kernel follows the choice
+    for (const Stream& st : streams) {
+      for (const std::uint32_t index0 : index0s) {
+        std::vector<double> ref(kMax);  // index0 + i wraps around 2^32 for the last index0s
+        for (std::uint32_t i = 0; i < kMax; ++i) ref[i] = stream_normal(st.key, st.step, st.group, index0 + i);
+        for (const std::size_t offset : {std::size_t{1}, std::size_t{8}}) {
+          for (std::size_t count = 0; count <= kMax; ++count) {
+            std::fill(std::begin(buf), std::end(buf), -12345.0);
+            double* out = buf + offset;
+            stream_normals(st.key, st.step, st.group, index0, count, out);
+            for (std::size_t i = 0; i < count; ++i)
+              ASSERT_TRUE(same_bits(out[i], ref[i])) << batch::isa_name(want) << " index0 " << index0 << " count "
+                                                     << count << " i " << i << " offset " << offset;
+            ASSERT_EQ(out[count], -12345.0) << batch::isa_name(want) << " count " << count;
+            ASSERT_EQ(out[-1], -12345.0) << batch::isa_name(want) << " count " << count;
+          }
+        }
+      }
+    }
+    // the put rules of the Wiener sums: scale z and out + scale z, against the scalar expressions
+    const double scale = 0.0316227766016838, before = 0.125;
+    for (const std::uint32_t index0 : {0u, 3u}) {
+      for (const std::size_t count : {std::size_t{3}, std::size_t{5}, std::size_t{40}, std::size_t{257}}) {
+        std::vector<double> scaled(count), added(count, before);
+        put_stream_normals({9, 1}, 77, 0, index0, count, Put::scale, scale, scaled.data());
+        put_stream_normals({9, 1}, 77, 0, index0, count, Put::add_scaled, scale, added.data());
+        for (std::uint32_t i = 0; i < count; ++i) {
+          const double z = stream_normal({9, 1}, 77, 0, index0 + i);
+          ASSERT_TRUE(same_bits(scaled[i], scale * z)) << batch::isa_name(want) << " " << count << " " << i;
+          ASSERT_TRUE(same_bits(added[i], before + scale * z)) << batch::isa_name(want) << " " << count << " " << i;
+        }
+      }
+    }
+    EXPECT_EQ(lievi::test::stream_hash(), lievi::test::kFrozenStreamHash) << batch::isa_name(want);
+  }
+  batch::force_isa(start);
 }
 
 // --- statistics of the normals ---------------------------------------------------------------------------

@@ -1,17 +1,19 @@
-// The noise stream's bits do not depend on the instruction set (docs/scenarios.md "Streams"): this file is
-// built several times, each time with noise/philox.cpp and noise/wiener.cpp compiled into it for one
-// instruction set and without the load-time dispatch (LIEVI_NOISE_NO_CLONES): the x86-64 baseline (SSE2), AVX2
-// with FMA and AVX-512 (x86-64; -ffp-contract=off holds the FMA back, as the library's own build does), the
-// AArch64 baseline (NEON). Each must reproduce the frozen hash of test_noise.cpp's BoxMuller.FrozenValues,
-// which the library's dispatched build (the clones the CPU picks) also checks; together they cover every variant
-// the dispatch can choose. The test skips itself on a CPU without the variant's instruction set
-// (LIEVI_NOISE_BITS_NEEDS names it), before any code of that set runs.
+// The noise stream's bits do not depend on the flags the library is compiled with (docs/scenarios.md
+// "Streams"): this file is built several times, each time with noise/philox.cpp and noise/wiener.cpp compiled
+// into it with one baseline instruction set: the x86-64 baseline (SSE2), AVX2 with FMA, AVX-512 (x86-64;
+// -ffp-contract=off holds the FMA back, as the library's own build does), the AArch64 baseline (NEON). The
+// baseline changes the code of the scalar reference (`stream_normal`, the Wiener sums) and Highway's static
+// target; the batch kernel is still compiled for every target and follows lievi::models::batch::isa(). Each
+// build must reproduce the frozen hash of test_noise.cpp's BoxMuller.FrozenValues with every target this CPU
+// supports, and the batch must equal the scalar function element by element. The test skips itself on a CPU
+// without the baseline's instruction set (LIEVI_NOISE_BITS_NEEDS names it), before any code of that set runs.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdint>
 #include <vector>
 
+#include "lievi/models/beam_batch.hpp"
 #include "lievi/noise/philox.hpp"
 #include "lievi/noise/wiener.hpp"
 #include "noise/frozen_stream.hpp"
@@ -35,13 +37,21 @@ bool cpu_has_variant() {
 
 TEST(NoiseBits, FrozenHashForThisInstructionSet) {
   if (!cpu_has_variant()) GTEST_SKIP() << "this CPU lacks the instruction set of " << LIEVI_NOISE_BITS_VARIANT;
-  EXPECT_EQ(lievi::test::stream_hash(), lievi::test::kFrozenStreamHash) << LIEVI_NOISE_BITS_VARIANT;
-  // and the scalar function agrees with the batch element by element here too
-  std::vector<double> b(301);
-  stream_normals({3, 4}, 99, 0, 7, b.size(), b.data());
-  for (std::uint32_t i = 0; i < b.size(); ++i)
-    ASSERT_EQ(std::bit_cast<std::uint64_t>(b[i]), std::bit_cast<std::uint64_t>(stream_normal({3, 4}, 99, 0, 7 + i)))
-        << LIEVI_NOISE_BITS_VARIANT << " " << i;
+  namespace batch = lievi::models::batch;
+  const batch::Isa start = batch::isa();
+  for (const batch::Isa want : batch::usable_isas()) {
+    ASSERT_EQ(batch::force_isa(want), want);
+    ASSERT_STREQ(detail::stream_normals_isa(), batch::isa_name(want));
+    EXPECT_EQ(lievi::test::stream_hash(), lievi::test::kFrozenStreamHash)
+        << LIEVI_NOISE_BITS_VARIANT << " " << batch::isa_name(want);
+    // and the scalar function agrees with the batch element by element here too
+    std::vector<double> b(301);
+    stream_normals({3, 4}, 99, 0, 7, b.size(), b.data());
+    for (std::uint32_t i = 0; i < b.size(); ++i)
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(b[i]), std::bit_cast<std::uint64_t>(stream_normal({3, 4}, 99, 0, 7 + i)))
+          << LIEVI_NOISE_BITS_VARIANT << " " << batch::isa_name(want) << " " << i;
+  }
+  batch::force_isa(start);
 }
 
 }  // namespace

@@ -7,12 +7,15 @@
 /// Every variate is a pure function of (seed, path, step, group, index): the same numbers for any thread count,
 /// node order, batch split, output cadence or machine. The elementary functions of Box-Muller (log, cos, sin)
 /// are lievi's own polynomial kernels (noise/philox.cpp, `detail::log_unit` etc. below), not libm, so the bits
-/// do not depend on the C library or on whether the compiler vectorised the batch loop. Every step is a
-/// sequence of IEEE-754 double operations (+, -, *, /, sqrt), integer bit operations and bit selects, so the
-/// result is the same on any IEEE machine and vector width. noise/philox.cpp and noise/wiener.cpp switch FMA
-/// contraction off themselves (#pragma), so a build with FMA (-march=native) still gives the same bits; the
-/// batch chunk is also compiled for AVX2 and AVX-512F and chosen at load time (same bits, checked by the
-/// tests). Do not build them with -ffast-math (it would allow reassociation).
+/// do not depend on the C library or on the instruction set of the batch. Every step is a sequence of IEEE-754
+/// double operations (+, -, *, /, sqrt), integer bit operations and bit selects, so the result is the same on
+/// any IEEE machine and vector width. noise/philox.cpp and noise/wiener.cpp switch FMA contraction off
+/// themselves (#pragma), so a build with FMA (-march=native) still gives the same bits. The batch
+/// (`stream_normals`) is written on Highway's portable vectors and compiled for every instruction set the
+/// batched beam kernels have (x86-64: AVX-512, AVX2, SSE4, scalar; AArch64: NEON, scalar), and uses the one they
+/// use (lievi::models::batch::isa(): the widest the CPU has, or LIEVI_BATCH_ISA); every one gives the scalar
+/// function's bits (checked by the tests on each). Do not build them with -ffast-math (it would allow
+/// reassociation).
 ///
 /// Fixed rules (changing any of them changes every stochastic result; then raise kStreamVersion):
 ///  - key   = {seed, path} (two 32-bit words);
@@ -58,9 +61,8 @@ struct Block {
 ///
 /// fl(x + 0.5) rounds to nearest-even once x >= 2^52, so x = 2^53 - 1 would give exactly 1; that single word
 /// (probability 2^-53) is mapped to 1 - 2^-53 so that the documented range (0, 1) holds. The conversion of x
-/// to double is written with the exact 2^52 bit trick (x = 2^21 hi' + lo', each part < 2^52 is exact) instead
-/// of an integer-to-double conversion, so that the batch loop vectorises on x86-64 SSE2; the value is the same
-/// as static_cast<double>(x).
+/// to double is written with the exact 2^52 bit trick (x = 2^21 hi' + lo', each part < 2^52 is exact); the
+/// value is static_cast<double>(x), which the batch kernel computes with its target's exact conversion.
 [[nodiscard]] inline double u01(std::uint32_t hi, std::uint32_t lo) {
   constexpr std::uint64_t kTwo52Bits = 0x4330000000000000ULL;  // the bits of 2^52
   const double h = std::bit_cast<double>(kTwo52Bits | hi) - 0x1.0p52;          // exactly hi
@@ -76,10 +78,20 @@ struct Block {
 
 /// Batch over indices: out[k] = stream_normal(key, step, group, index0 + k) for k in [0, count) (index0 + k taken
 /// modulo 2^32). Bitwise equal to the scalar function for every element, whatever count, index0 (odd or even)
-/// and alignment (tests check it); each block is drawn once for its two normals. Vectorised across blocks
-/// (fixed-size chunks on the stack, no heap).
+/// and alignment (tests check it); each block is drawn once for its two normals. Vectorised across blocks, one
+/// block per lane (no heap, no staging buffer: the normals are stored as they are made).
 void stream_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t index0, std::size_t count,
                     double* out);
+
+/// How `put_stream_normals` stores normal z_k: out[k] = z_k (set), scale z_k (scale) or out[k] + scale z_k
+/// (add_scaled), each product and sum one IEEE operation.
+enum class Put { set, scale, add_scaled };
+
+/// stream_normals with the normals put into out by `put` (no separate pass over out): the Wiener increments
+/// (noise/wiener.hpp) take their fine increments sqrt(base_dt) z this way. Bitwise the same as the scalar
+/// expressions on stream_normal (tests check it).
+void put_stream_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::uint32_t index0,
+                        std::size_t count, Put put, double scale, double* out);
 
 /// lievi's own elementary kernels of Box-Muller, exposed for the accuracy tests (tests/noise/). They are the
 /// functions the generators use (same code, out-of-line copies), accurate to <= 2 ulp against libm (measured
@@ -92,6 +104,13 @@ namespace detail {
 /// reduction of the file comment and Taylor polynomials of cos/sin(pi r / 2) on |r| <= 1/2.
 [[nodiscard]] double cos_2pi(double u);
 [[nodiscard]] double sin_2pi(double u);
+/// The instruction set `stream_normals` uses now ("avx512", "avx2", "sse4", "neon" or "scalar", the names of
+/// lievi::models::batch::isa_name): for the tests and benchmarks that force each.
+[[nodiscard]] const char* stream_normals_isa();
+/// For the benchmark that splits the cost of a normal (bench/noise_bench.cpp): the batch kernel of
+/// `stream_normals` with its ten Philox rounds replaced by two multiplies of the block counter, 2 nblocks values
+/// into out. Not a noise stream.
+void stream_normals_without_philox(std::uint32_t block0, std::size_t nblocks, double* out);
 }  // namespace detail
 
 }  // namespace lievi::noise
