@@ -27,6 +27,7 @@ BEAM_MOTION = "t,x,y,z,qw,qx,qy,qz\n0,0,0,0,1,0,0,0\n1,0,0,0.1,1,0,0,0\n"  # nod
 BEAM_MOTION_RIGHT = "t,x,y,z,qw,qx,qy,qz\n0,1,0,0,1,0,0,0\n1,1,0,0.1,1,0,0,0\n"  # its node 4
 BEAM_INITIAL = "x,y,z,qw,qx,qy,qz\n" + "".join(f"{0.25 * j},0,0,1,0,0,0\n" for j in range(5))
 WAVE_INITIAL = "s,phi\n" + "".join(f"{(j + 0.5) / 8},0.0\n" for j in range(8))
+STRING_INITIAL = "x,y,z\n" + "".join(f"{1.1 * j / 8},0.0,0.0\n" for j in range(9))  # the base string's 9 nodes
 
 BASES = {
     "rigid_body": {
@@ -54,6 +55,24 @@ BASES = {
         "integrator": {"dt": "0.01", "t_end": "0.1"},
         "output": {"plots": "false"},
     },
+    "kirchhoff": {
+        "model": {"type": '"kirchhoff"', "inertia": "[1.0, 1.4, 0.5]", "mass": "1.0", "alpha_rot": "0.5"},
+        "initial": {"Pi": "[0.3, 0.1, 0.8]", "P": "[0.5, 0.4, 0.2]"},
+        "integrator": {"method": '"ddb"', "dt": "0.1", "t_end": "1.0"},
+        "output": {"plots": "false"},
+    },
+    "lie_group": {
+        "model": {"type": '"lie_group"', "system": '"heavy_top"', "inertia": "[1.0, 1.0, 0.5]"},
+        "initial": {"omega": "[0.0, 0.0, 10.0]"},
+        "integrator": {"method": '"del"', "dt": "0.01", "t_end": "0.1"},
+        "output": {"plots": "false"},
+    },
+    "string": {
+        "model": {"type": '"string"'},
+        "grid": {"J": "8"},
+        "integrator": {"dt": "0.01", "t_end": "0.1"},
+        "output": {"plots": "false"},
+    },
 }
 
 # Changes of the base in which a key applies: {section: {leaf: literal or None (remove)}}, array tables as
@@ -70,6 +89,8 @@ CONTEXTS = {
         (r"^noise\.(theta|seed|path|base_dt|truncate)$", {"noise": {"mode": '"common"', "theta": "0.1"}}),
         (r"^noise\.modes$", {"noise": {"mode": '"modes"', "theta": "0.1", "modes": "[[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]"}}),
         (r"^noise\.cosine_modes$", {"noise": {"mode": '"modes"', "theta": "0.1", "cosine_modes": "2"}}),
+        (r"^integrator\.(fraction|queue)$", {"integrator": {"method": '"avi"'}}),
+        (r"^regions\.", {"integrator": {"method": '"avi"'}, "[[regions]]": [{"s_range": "[0.0, 0.5]", "refine": "2"}]}),
     ],
     "beam": [
         (r"^model\.r$", {"model": {"a": None, "section": '"circle"', "r": "0.05"}}),
@@ -99,6 +120,21 @@ CONTEXTS = {
         (r"^model\.(inertia|offset)$", {"model": {"system": '"chaplygin_sleigh"'}, "initial": {"q": "[0.0, 0.0, 0.3]"}}),
         (r"^model\.(radius|inertias)$", {"model": {"system": '"vertical_disk"'}, "initial": {"q": "[0.0, 0.0, 0.0, 0.2]"}}),
         (r"^integrator\.(constraints|drift_tol)$", {"model": {"system": '"spherical_pendulum"'}, "initial": {"q": "[0.0, 0.6, -0.8]", "qdot": "[0.0, 0.0, 0.0]"}}),
+    ],
+    "kirchhoff": [
+        (r"^model\.(ellipsoid|density|fluid_density)$", {"model": {"inertia": None, "mass": None, "ellipsoid": "[2.0, 1.0, 0.8]"}}),
+        (r"^initial\.(Omega|V)$", {"initial": {"Pi": None, "P": None, "Omega": "[0.3, 0.4, 0.2]", "V": "[0.2, 0.5, 0.1]"}}),
+        (r"^integrator\.symmetric_processing$", {"integrator": {"method": '"ddb-symmetric"'}}),
+    ],
+    "lie_group": [
+        (r"^initial\.Pi$", {"initial": {"omega": None, "Pi": "[0.0, 0.0, 5.0]"}}),
+        (r"^(model\.spring_(stiffness|point)|initial\.(position|velocity))$", {"model": {"system": '"floating_body"'}}),
+    ],
+    "string": [
+        (r"^initial\.width$", {"initial": {"shape": '"gaussian"'}}),
+        (r"^initial\.file$", {"initial": {"shape": '"file"', "file": '"init.csv"'}, "files": {"init.csv": STRING_INITIAL}}),
+        (r"^regions\.dt$", {"[[regions]]": [{"s_range": "[0.0, 0.5]", "refine": "2", "dt": "0.005"}]}),
+        (r"^regions\.", {"[[regions]]": [{"s_range": "[0.0, 0.5]", "refine": "2"}]}),
     ],
 }
 

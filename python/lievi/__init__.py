@@ -184,7 +184,7 @@ class Scenario:
 
     @property
     def model_type(self) -> str:
-        """``model.type``: rigid_body, wave, beam or lagrangian."""
+        """``model.type``: rigid_body, wave, beam, lagrangian, kirchhoff, lie_group or string."""
         return self._s.model_type
 
     @property
@@ -392,9 +392,13 @@ class Simulation:
     ``lievi run`` would compute for the scenario, level by level, bit for bit. A wave: ``phi`` (nodes,) and
     ``velocities``. A rigid body: ``M`` (3,), ``R`` (3, 3), ``energies()`` = {energy, casimir}. A Lagrangian
     system (``model.type = "lagrangian"``): ``q``, ``p`` (the discrete momentum) and ``v``, each (n,);
+    Kirchhoff's body (``model.type = "kirchhoff"``): ``Pi``, ``P`` (3,), ``R`` (3, 3), ``position`` (3,),
+    ``energies()`` = {energy, casimir_P2, casimir_PPi, energy_above_min, distance_min, equilibrium_residual};
     ``energies()`` = {energy, and momentum (Kepler, spherical pendulum) and constraint (spherical pendulum; the
     nonholonomic systems: the step's discrete constraint)}.
-    For these two a failed step leaves the last good state. A beam: the arrays below.
+    A Lie-group system (``model.type = "lie_group"``): ``R`` (3, 3), ``Pi`` (3,), ``Gamma`` (3,), ``energies()`` =
+    {energy, the Casimirs and Noether momenta as series.csv names them, orth_err}.
+    For these a failed step leaves the last good state. A beam: the arrays below.
 
     ``sim.step(n)`` takes n steps (the GIL released); ``sim.t``, ``sim.steps``, ``sim.dt``. The state as numpy
     arrays: ``positions`` (nodes, 3), ``frames`` (nodes, 3, 3; columns d1, d2, d3, body to spatial),
@@ -423,11 +427,16 @@ class Simulation:
             wrench, frame = (spec, "spatial") if not isinstance(spec, tuple) else spec
             w = self._wrench(wrench)
             entries.append((int(j), [float(x) for x in w], self._frame_is_body(frame)))
-        if scenario.model_type in ("wave", "rigid_body", "lagrangian"):
+        if scenario.model_type == "string":
+            raise InputError("lievi.Simulation: model.type = \"string\" is run whole by lievi.run (its event-driven "
+                             "AVI has no step-by-step interface)")
+        if scenario.model_type in ("wave", "rigid_body", "lagrangian", "kirchhoff", "lie_group"):
             if entries:
                 raise InputError("lievi.Simulation: loads are for beams")
             cls = {"wave": _lievi._WaveSimulation, "rigid_body": _lievi._RigidBodySimulation,
-                   "lagrangian": _lievi._MechanicsSimulation}[scenario.model_type]
+                   "lagrangian": _lievi._MechanicsSimulation,
+                   "kirchhoff": _lievi._KirchhoffSimulation,
+                   "lie_group": _lievi._LieGroupSimulation}[scenario.model_type]
             self._b = cls(scenario._s)
         else:
             self._b = _lievi._BeamSimulation(scenario._s, entries)
@@ -533,8 +542,28 @@ class Simulation:
 
     @property
     def R(self) -> np.ndarray:
-        """Rigid body: the attitude R (3, 3), body to spatial."""
+        """Rigid body, Kirchhoff's body: the attitude R (3, 3), body to spatial."""
         return self._state("R")
+
+    @property
+    def Pi(self) -> np.ndarray:
+        """Kirchhoff's body: the impulse moment Pi (3,), body frame; Lie-group system: the body momentum Pi_k."""
+        return self._state("Pi")
+
+    @property
+    def Gamma(self) -> np.ndarray:
+        """Lie-group heavy top or 3D pendulum: Gamma = R^T e3 (3,) (del-reduced: the advected Gamma)."""
+        return self._state("Gamma")
+
+    @property
+    def P(self) -> np.ndarray:
+        """Kirchhoff's body: the impulse P (3,), body frame."""
+        return self._state("P")
+
+    @property
+    def position(self) -> np.ndarray:
+        """Kirchhoff's body: the position x (3,) of its origin, spatial frame."""
+        return self._state("position")
 
     @property
     def q(self) -> np.ndarray:
@@ -775,7 +804,7 @@ def run_paths(scenario: Scenario, paths: "int | range", *, threads: int | None =
 
 
 def model_types() -> list[str]:
-    """The model types: rigid_body, wave, beam, lagrangian."""
+    """The model types: rigid_body, wave, beam, lagrangian, kirchhoff, lie_group, string."""
     return list(_lievi.model_types())
 
 

@@ -22,6 +22,8 @@
 #include "lievi/io/any_scenario.hpp"
 #include "lievi/io/memory_estimate.hpp"
 #include "lievi/run/beam_sim.hpp"
+#include "lievi/run/kirchhoff_sim.hpp"
+#include "lievi/run/lie_group_sim.hpp"
 #include "lievi/run/models.hpp"
 #include "lievi/run/mechanics_sim.hpp"
 #include "lievi/run/rigid_body_sim.hpp"
@@ -358,6 +360,90 @@ PYBIND11_MODULE(_lievi, m) {
         d["energy"] = l.energy();
         if (const double J = l.momentum(); !std::isnan(J)) d["momentum"] = J;
         if (const double g = l.constraint(); !std::isnan(g)) d["constraint"] = g;
+        return d;
+      });
+
+  using lievi::run::KirchhoffSimulation;
+  py::class_<KirchhoffSimulation> kirchhoff_sim(m, "_KirchhoffSimulation");
+  bind_steps<KirchhoffSimulation>(kirchhoff_sim);
+  kirchhoff_sim
+      .def(py::init([](const Scenario& s) {
+             const auto* k = std::get_if<lievi::io::KirchhoffScenario>(&s.any);
+             if (!k) throw lievi::invalid_argument(s.source, "model.type", "not a kirchhoff scenario");
+             return std::make_unique<KirchhoffSimulation>(*k);
+           }),
+           py::arg("scenario"))
+      .def_property_readonly("Pi",
+                             [](py::object self) {
+                               const auto& k = self.cast<const KirchhoffSimulation&>();
+                               return view(self, k.mu(), {3}, {1});
+                             })
+      .def_property_readonly("P",
+                             [](py::object self) {
+                               const auto& k = self.cast<const KirchhoffSimulation&>();
+                               return view(self, k.mu() + 3, {3}, {1});
+                             })
+      .def_property_readonly("R",
+                             [](py::object self) {
+                               const auto& k = self.cast<const KirchhoffSimulation&>();
+                               return view(self, k.R(), {3, 3}, {1, 3});
+                             })
+      .def_property_readonly("position",
+                             [](py::object self) {
+                               const auto& k = self.cast<const KirchhoffSimulation&>();
+                               return view(self, k.x(), {3}, {1});
+                             })
+      .def("energies", [](const KirchhoffSimulation& k) {
+        py::dict d;
+        d["energy"] = k.energy();
+        d["casimir_P2"] = k.casimir_P2();
+        d["casimir_PPi"] = k.casimir_PPi();
+        d["energy_above_min"] = k.energy_above_min();
+        d["distance_min"] = k.distance_min();
+        d["equilibrium_residual"] = k.equilibrium_residual();
+        return d;
+      });
+
+  using lievi::run::LieGroupSimulation;
+  py::class_<LieGroupSimulation> lie_sim(m, "_LieGroupSimulation");
+  bind_steps<LieGroupSimulation>(lie_sim);
+  lie_sim
+      .def(py::init([](const Scenario& s) {
+             const auto* l = std::get_if<lievi::io::LieGroupScenario>(&s.any);
+             if (!l) throw lievi::invalid_argument(s.source, "model.type", "not a lie_group scenario");
+             return std::make_unique<LieGroupSimulation>(*l);
+           }),
+           py::arg("scenario"))
+      .def_property_readonly("R",
+                             [](py::object self) {
+                               const auto& l = self.cast<const LieGroupSimulation&>();
+                               return view(self, l.R(), {3, 3}, {1, 3});
+                             })
+      .def_property_readonly("Pi",
+                             [](py::object self) {
+                               const auto& l = self.cast<const LieGroupSimulation&>();
+                               return view(self, l.Pi(), {3}, {1});
+                             })
+      .def_property_readonly("Gamma",
+                             [](py::object self) {
+                               const auto& l = self.cast<const LieGroupSimulation&>();
+                               return view(self, l.Gamma(), {3}, {1});
+                             })
+      .def_property_readonly("position",
+                             [](py::object self) -> py::object {
+                               const auto& l = self.cast<const LieGroupSimulation&>();
+                               if (!l.position()) throw py::attribute_error("only a floating_body has a position");
+                               return view(self, l.position(), {3}, {1});
+                             })
+      .def_property_readonly("P",
+                             [](py::object self) -> py::object {
+                               const auto& l = self.cast<const LieGroupSimulation&>();
+                               if (!l.P()) throw py::attribute_error("only a floating_body has a linear momentum P");
+                               return view(self, l.P(), {3}, {1});
+                             })
+      .def("energies", [](const LieGroupSimulation& l) {
+        py::dict d;
+        for (const auto& [name, value] : l.values()) d[py::str(name)] = value;
         return d;
       });
 

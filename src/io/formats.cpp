@@ -18,6 +18,12 @@ WaveScenario resolve_wave_document(const RawValue& root, const std::string& file
                                    const std::string& source, const std::vector<std::string>& overrides);
 MechanicsScenario resolve_mechanics_document(const RawValue& root, const std::string& file, const std::string& name,
                                              const std::string& source, const std::vector<std::string>& overrides);
+KirchhoffScenario resolve_kirchhoff_document(const RawValue& root, const std::string& file, const std::string& name,
+                                             const std::string& source, const std::vector<std::string>& overrides);
+ElasticStringScenario resolve_string_document(const RawValue& root, const std::string& file, const std::string& name,
+                                              const std::string& source, const std::vector<std::string>& overrides);
+LieGroupScenario resolve_lie_group_document(const RawValue& root, const std::string& file, const std::string& name,
+                                            const std::string& source, const std::vector<std::string>& overrides);
 }  // namespace detail
 namespace {
 
@@ -38,6 +44,9 @@ const std::vector<Format>& formats() {
       {WaveScenario::model_type, wave_schema, detail::resolve_wave_document},
       {BeamScenario::model_type, beam_schema, detail::resolve_beam_document},
       {MechanicsScenario::model_type, mechanics_schema, detail::resolve_mechanics_document},
+      {KirchhoffScenario::model_type, kirchhoff_schema, detail::resolve_kirchhoff_document},
+      {ElasticStringScenario::model_type, string_schema, detail::resolve_string_document},
+      {LieGroupScenario::model_type, lie_group_schema, detail::resolve_lie_group_document},
   };
   return v;
 }

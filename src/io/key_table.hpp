@@ -14,6 +14,7 @@
 /// default, and the documented default text is derived from it unless a key states its own (a derived
 /// default such as "alpha Id").
 #include <cmath>
+#include <limits>
 #include <functional>
 #include <initializer_list>
 #include <optional>
@@ -182,9 +183,13 @@ Key<C> quaternion_key(std::string key, std::array<double, 4> C::*m) {
       r.issue(key, *p);
       return;
     }
+    // Divided by the norm unless that is 1 within 4 ulps: dividing again is not idempotent (a normalised q
+    // divided by its own rounded norm can move by an ulp), and the resolved printout must read back to the same
+    // value; a q within 4 ulps of unit length is as unit as division can make it.
     const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     const double sign = q[0] < 0.0 ? -1.0 : 1.0;
-    for (double& x : q) x *= sign / norm;
+    const double scale = std::abs(norm - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon() ? sign : sign / norm;
+    for (double& x : q) x *= scale;
     c.*m = q;
   };
   k.value = [m](const C& c) { return ScenarioValue(std::vector<double>((c.*m).begin(), (c.*m).end())); };

@@ -16,7 +16,10 @@
 #include "lievi/io/checkpoint.hpp"
 #include "lievi/io/mechanics_scenario.hpp"
 #include "lievi/run/beam_run.hpp"
+#include "lievi/run/kirchhoff_run.hpp"
+#include "lievi/run/lie_group_run.hpp"
 #include "lievi/run/mechanics_run.hpp"
+#include "lievi/run/string_run.hpp"
 #include "lievi/run/wave_run.hpp"
 #include "ensemble.hpp"
 
@@ -123,8 +126,8 @@ ModelType rigid_body() {
 }
 
 std::string wave_head(const io::WaveScenario& s, const WaveRunResult& r) {
-  return format("%lld steps of %s (%s) on %lld nodes", r.steps, config::id(s.method), config::id(s.variant),
-                s.n_nodes());
+  return format("%lld steps of %s (%s) on %lld nodes", r.steps, config::id(s.method),
+                s.avi() ? config::id(s.queue) : config::id(s.variant), s.n_nodes());
 }
 
 std::string beam_head(const io::BeamScenario& s, const WaveRunResult& r) {
@@ -151,7 +154,10 @@ ModelType wave() {
                           "Yee, noise through the group increment (Stratonovich)") +
                    format(row, "type-ii", 2, "no", "-", "yes",
                           "stochastic potential Phi = <mu, Theta> (discrete Hamilton-Pontryagin): the "
-                          "general-potential code path; the same scheme as type-i");
+                          "general-potential code path; the same scheme as type-i") +
+                   format(row, "avi", 2, "no", "-", "yes",
+                          "asynchronous variational integrator: each segment its own step dt / 2^k, graded "
+                          "meshes and stepped sections ([[regions]]); deterministic, serial");
           }};
   t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
     const S& s = std::get<S>(any);
@@ -238,10 +244,112 @@ ModelType lagrangian() {
   return t;
 }
 
+std::string kirchhoff_head(const io::KirchhoffScenario& s, const KirchhoffRunResult& r) {
+  return format("%lld steps of %s (%s) on se(3)*", r.steps, config::id(s.method), config::id(s.retraction));
+}
+
+ModelType kirchhoff() {
+  using S = io::KirchhoffScenario;
+  ModelType t{"kirchhoff", io::kirchhoff_schema, [](const io::AnyScenario& s) { check_kirchhoff(std::get<S>(s)); },
+              [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
+              [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
+                refuse_paths(paths, "the kirchhoff model");
+                const S& s = std::get<S>(any);
+                const KirchhoffRunResult r = run_kirchhoff(s, out_or_default(s, out), options);
+                RunOutcome o = outcome_of(r);
+                o.what = kirchhoff_head(s, r);
+                return o;
+              },
+              [] {
+                const char* row = "%-16s %5s  %-8s  %-9s  %-10s  %s\n";
+                return "\nkirchhoff methods (model.type = \"kirchhoff\"; integrator.retraction = cayley | exp):\n" +
+                       format(row, "id", "order", "implicit", "casimirs", "symplectic", "summary") +
+                       format(row, "ddb", "1", "yes", "yes", "no",
+                              "DDB on se(3)* (Kirchhoff's body, double-bracket dissipation): order 1, 2 without "
+                              "dissipation; H decreases, Casimirs |P|^2 and P.Pi to round-off") +
+                       format(row, "ddb-symmetric", "2", "yes", "yes", "no",
+                              "symmetric DDB on se(3)* (midpoint dissipation, start/output processing): order 2");
+              }};
+  t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
+    const S& s = std::get<S>(any);
+    const KirchhoffRunResult r = run_kirchhoff(s, dir, options, &from);
+    RunOutcome o = outcome_of(r);
+    o.what = kirchhoff_head(s, r) + format(" (resumed at step %lld)", from.data.step);
+    return o;
+  };
+  return t;
+}
+
+ModelType elastic_string() {
+  using S = io::ElasticStringScenario;
+  ModelType t{"string", io::string_schema, [](const io::AnyScenario& s) { check_string(std::get<S>(s)); },
+              [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
+              [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
+                refuse_paths(paths, "the string");
+                const S& s = std::get<S>(any);
+                if (options.stop_at > 0)
+                  throw invalid_argument("--stop-at", "", "not available: a string run writes no checkpoints");
+                const StringRunResult r = run_string(s, out_or_default(s, out), options);
+                RunOutcome o = outcome_of(r);
+                o.what = format("%lld steps of dt with %s on %lld nodes, %lld segment updates", r.steps,
+                                config::id(s.method), r.n_nodes, r.updates);
+                return o;
+              },
+              [] {
+                const char* row = "%-16s %5s  %-8s  %-9s  %-10s  %s\n";
+                return "\nstring methods (model.type = \"string\"; integrator.queue = calendar | heap for avi):\n" +
+                       format(row, "id", "order", "implicit", "momentum", "symplectic", "summary") +
+                       format(row, "avi", "2", "no", "yes", "yes",
+                              "asynchronous variational integrator: each segment its own step dt/2^k (a fraction of "
+                              "its stability limit, or the region's dt), updates in time order") +
+                       format(row, "synchronous", "2", "no", "yes", "yes",
+                              "every segment at dt: velocity Verlet, the AVI with equal steps (bit for bit)");
+              }};
+  return t;
+}
+
+ModelType lie_group() {
+  using S = io::LieGroupScenario;
+  ModelType t{"lie_group", io::lie_group_schema, [](const io::AnyScenario& s) { check_lie_group(std::get<S>(s)); },
+              [](const io::AnyScenario& s) { return io::to_toml(std::get<S>(s)); },
+              [](const io::AnyScenario& any, long long paths, const fs::path& out, const RunOptions& options) {
+                refuse_paths(paths, "the lie_group model");
+                const S& s = std::get<S>(any);
+                const LieGroupRunResult r = run_lie_group(s, out_or_default(s, out), options);
+                RunOutcome o = outcome_of(r);
+                o.what = format("%lld steps of %s%s on %s", r.steps, config::id(s.method),
+                                s.uses_retraction() ? (std::string(" (") + config::id(s.retraction) + ")").c_str() : "",
+                                config::id(s.system));
+                o.notes_first = true;
+                return o;
+              },
+              [] {
+                std::string t = "\nlie_group methods (model.type = \"lie_group\"; integrator.retraction = cayley | exp "
+                                "for del and del-reduced):\n" +
+                                format("%-16s %5s  %-8s  %-10s  %s\n", "id", "order", "implicit", "symplectic", "summary");
+                for (const auto& m : io::lie_group_methods())
+                  t += format("%-16s %5d  %-8s  %-10s  %s\n", m.id(), m.order, yes(m.is_implicit), yes(m.symplectic),
+                              m.summary);
+                return t;
+              }};
+  t.resume = [](const io::AnyScenario& any, const ResumeFrom& from, const fs::path& dir, const RunOptions& options) {
+    const S& s = std::get<S>(any);
+    const LieGroupRunResult r = run_lie_group(s, dir, options, &from);
+    RunOutcome o = outcome_of(r);
+    o.what = format("%lld steps of %s%s on %s (resumed at step %lld)", r.steps, config::id(s.method),
+                    s.uses_retraction() ? (std::string(" (") + config::id(s.retraction) + ")").c_str() : "",
+                    config::id(s.system), from.data.step);
+    o.notes_first = true;
+    return o;
+  };
+  return t;
+}
+
 }  // namespace
 
 const std::vector<ModelType>& model_registry() {
-  static const std::vector<ModelType> v = {rigid_body(), wave(), beam(), lagrangian()};
+  static const std::vector<ModelType> v = {rigid_body(), wave(),      beam(),    lagrangian(),
+                                           kirchhoff(),  elastic_string(), lie_group()};
   return v;
 }
 

@@ -178,8 +178,11 @@ TEST(Cli, VersionAndHelp) {
 TEST(Cli, MethodsListsEveryRegisteredId) {
   const Result r = run_cli(workdir("methods"), {"methods"});
   ASSERT_EQ(r.code, 0);
+  // the rigid-body table is the first; other model types may list a method of the same name (lie_group's
+  // moser-veselov on its own state), so the ids are looked up in that table only
+  const std::string rigid = r.out.substr(0, r.out.find("\nfield methods"));
   for (const auto& t : lievi::integrators::rigid_body_methods()) {
-    std::istringstream in(r.out);
+    std::istringstream in(rigid);
     bool found = false;
     for (std::string l; std::getline(in, l);) {
       std::istringstream ls(l);
@@ -197,7 +200,8 @@ TEST(Cli, MethodsListsEveryRegisteredId) {
   EXPECT_NE(r.out.find("cayley, exp, exp2"), std::string::npos);
   // every model type's table, the beam's with its variants and retractions
   for (const char* line : {"field methods (model.type = \"wave\"", "beam methods (model.type = \"beam\"",
-                           "lagrangian methods (model.type = \"lagrangian\"", "variants (integrator.variant): exact",
+                           "lagrangian methods (model.type = \"lagrangian\"", "kirchhoff methods (model.type",
+                           "string methods (model.type", "lie_group methods (model.type", "variants (integrator.variant): exact",
                            "retractions (integrator.retraction, beam): cayley (the default), exp"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << " missing from\n" << r.out;
 }

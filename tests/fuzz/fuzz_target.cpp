@@ -16,15 +16,12 @@
 #include <vector>
 
 #include "lievi/io/any_scenario.hpp"
+#include "lievi/run/models.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/io/beam_scenario.hpp"
 #include "lievi/io/mechanics_scenario.hpp"
 #include "lievi/io/scenario.hpp"
 #include "lievi/io/wave_scenario.hpp"
-#include "lievi/run/beam_run.hpp"
-#include "lievi/run/mechanics_run.hpp"
-#include "lievi/run/rigid_body_run.hpp"
-#include "lievi/run/wave_run.hpp"
 
 namespace lievi::fuzz {
 namespace {
@@ -66,24 +63,16 @@ struct Printout {
   std::string model;
 };
 
-/// What `lievi validate` does after reading: the a-priori checks of the model's run, then the printout.
+/// What `lievi validate` does after reading: the a-priori checks of the model's run (its registry entry), then
+/// the printout. Generic over the model types, so that a new one is fuzzed as soon as it is registered.
 Printout validate_and_print(const io::AnyScenario& any) {
-  Printout p;
-  if (const auto* s = std::get_if<io::RigidBodyScenario>(&any)) {
-    (void)run::prepare_rigid_body(*s);
-    p = {io::resolved_entries(*s), io::ignored_key_notes(*s), io::to_toml(*s), "rigid_body"};
-  } else if (const auto* w = std::get_if<io::WaveScenario>(&any)) {
-    run::check_wave(*w);
-    p = {io::resolved_entries(*w), io::ignored_key_notes(*w), io::to_toml(*w), "wave"};
-  } else if (const auto* m = std::get_if<io::MechanicsScenario>(&any)) {
-    run::check_mechanics(*m);
-    p = {io::resolved_entries(*m), io::ignored_key_notes(*m), io::to_toml(*m), "lagrangian"};
-  } else {
-    const auto& b = std::get<io::BeamScenario>(any);
-    run::check_beam(b);
-    p = {io::resolved_entries(b), io::ignored_key_notes(b), io::to_toml(b), "beam"};
-  }
-  return p;
+  const run::ModelType& model = run::model_of(any);
+  model.check(any);
+  return std::visit(
+      [&](const auto& s) {
+        return Printout{io::resolved_entries(s), io::ignored_key_notes(s), io::to_toml(s), model.name};
+      },
+      any);
 }
 
 /// Resolved values compared exactly, except that two NaNs are equal (a value is read back, not recomputed).

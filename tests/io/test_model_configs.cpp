@@ -31,7 +31,7 @@ std::string examples() { return std::string(LIEVI_TEST_SOURCE_DIR) + "/examples"
 
 TEST(ModelConfigs, EveryExampleIsAValidConfig) {
   int seen = 0;
-  for (const char* dir : {"wave", "beam", "mechanics"})
+  for (const char* dir : {"wave", "beam", "mechanics", "kirchhoff", "string", "lie_group"})
     for (const auto& e : fs::directory_iterator(examples() + "/" + dir)) {
       if (e.path().extension() != ".toml") continue;
       const auto any = lievi::io::load_any_scenario(e.path());
@@ -44,6 +44,12 @@ TEST(ModelConfigs, EveryExampleIsAValidConfig) {
               return lievi::config::problems(static_cast<const lievi::config::WaveConfig&>(s));
             else if constexpr (std::is_same_v<S, lievi::io::BeamScenario>)
               return lievi::config::problems(static_cast<const lievi::config::BeamConfig&>(s));
+            else if constexpr (std::is_same_v<S, lievi::io::KirchhoffScenario>)
+              return lievi::config::problems(static_cast<const lievi::config::KirchhoffConfig&>(s));
+            else if constexpr (std::is_same_v<S, lievi::io::ElasticStringScenario>)
+              return lievi::config::problems(static_cast<const lievi::config::ElasticStringConfig&>(s));
+            else if constexpr (std::is_same_v<S, lievi::io::LieGroupScenario>)
+              return lievi::config::problems(static_cast<const lievi::config::LieGroupConfig&>(s));
             else
               return lievi::config::problems(static_cast<const lievi::config::LagrangianConfig&>(s));
           },

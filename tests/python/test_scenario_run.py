@@ -21,6 +21,7 @@ EXAMPLES = {
     "wave": os.path.join(SRC, "examples", "wave", "independent.toml"),
     "beam": os.path.join(SRC, "examples", "beam", "bending.toml"),
     "lagrangian": os.path.join(SRC, "examples", "mechanics", "kepler.toml"),
+    "kirchhoff": os.path.join(SRC, "examples", "kirchhoff", "ellipsoid_screw.toml"),
 }
 # short runs of each: the files' own settings shortened where they are long
 SHORT = {
@@ -28,6 +29,7 @@ SHORT = {
     "wave": {"integrator.t_end": 0.5, "output.plots": False},
     "beam": {"integrator.t_end": 0.02, "output.plots": False},
     "lagrangian": {"integrator.t_end": 10.0, "output.plots": False},
+    "kirchhoff": {"integrator.t_end": 10.0, "output.plots": False},
 }
 
 
@@ -168,7 +170,7 @@ def test_numerical_failure_raises_with_step_and_keeps_the_outputs(tmp_path):
 
 
 def test_schema_methods_and_types():
-    assert lievi.model_types() == ["rigid_body", "wave", "beam", "lagrangian"]
+    assert lievi.model_types() == ["rigid_body", "wave", "beam", "lagrangian", "kirchhoff", "string", "lie_group"]
     keys = [e["key"] for e in lievi.schema("beam")]
     assert "integrator.dt" in keys and "grid.J" in keys
     m = lievi.methods()

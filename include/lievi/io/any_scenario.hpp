@@ -10,15 +10,19 @@
 #include <vector>
 
 #include "lievi/io/beam_scenario.hpp"
+#include "lievi/io/kirchhoff_scenario.hpp"
+#include "lievi/io/lie_group_scenario.hpp"
 #include "lievi/io/mechanics_scenario.hpp"
 #include "lievi/io/scenario.hpp"
+#include "lievi/io/string_scenario.hpp"
 #include "lievi/io/wave_scenario.hpp"
 
 namespace lievi::io {
 
 /// Any scenario: dispatched on `model.type` (also after `--set model.type=...`). A missing or unknown
 /// model.type is one issue listing the model types; otherwise the model's own reader gives its messages.
-using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario, MechanicsScenario>;
+using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario, MechanicsScenario,
+                                 KirchhoffScenario, ElasticStringScenario, LieGroupScenario>;
 [[nodiscard]] AnyScenario load_any_scenario(const std::filesystem::path& path,
                                             const std::vector<std::string>& overrides = {});
 /// `source`: the file the text stands for (its folder is where relative side files are read from; "" for
@@ -35,7 +39,7 @@ using AnyScenario = std::variant<RigidBodyScenario, WaveScenario, BeamScenario, 
                                                              const std::vector<std::string>& overrides = {});
 
 /// The model types and their schemas, for `lievi schema [TYPE]` and docs/scenarios.md.
-[[nodiscard]] std::vector<std::string> model_types();  ///< {"rigid_body", "wave", "beam", "lagrangian"}
+[[nodiscard]] std::vector<std::string> model_types();  ///< {"rigid_body", "wave", "beam", "lagrangian", "kirchhoff", "string", "lie_group"}
 [[nodiscard]] const std::vector<SchemaEntry>& schema_of(const std::string& model_type);
 [[nodiscard]] std::string schema_markdown(const std::string& model_type);
 /// The Markdown key table of a schema (docs/scenarios.md, `lievi schema`).

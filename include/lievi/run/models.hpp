@@ -1,6 +1,7 @@
 #pragma once
 /// @file lievi/run/models.hpp
-/// @brief The model registry: one entry per model type (rigid_body, wave, beam, lagrangian) with what the
+/// @brief The model registry: one entry per model type (rigid_body, wave, beam, lagrangian, kirchhoff, string,
+/// lie_group) with what the
 /// front ends need of it — its scenario keys, the a-priori checks, the resolved printout, the run of one path
 /// or of an ensemble, and its methods. `lievi run`, `validate`, `schema` and `methods` are loops over it;
 /// adding a model type is one entry here plus the model's own files (config, key table, run).
