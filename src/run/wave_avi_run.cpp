@@ -147,11 +147,11 @@ WaveRunResult integrate_wave_avi(const io::WaveScenario& s, WaveObserver& obs, P
   rep.synchronous_updates = static_cast<double>(ns) * (1.0 + std::round(t_run / rep.h_min));
   rep.update_fraction = static_cast<double>(rep.updates) / rep.synchronous_updates;
   r.avi = rep;
-  if (rep.levels.size() > 1 && s.fraction > 0.5)
+  if (rep.levels.size() > 1 && s.fraction > 0.3)
     r.notes.push_back("unequal steps with integrator.fraction = " + io::format_number(s.fraction) +
-                      " > 0.5: AVIs are linearly unstable through resonances between the segments' update "
+                      " > 0.3 (the default): AVIs are linearly unstable through resonances between the segments' update "
                       "frequencies, slowly for steps well below their limits (docs/theory/avi.md, \"Stability\"); "
-                      "watch the energy or use fraction <= 0.5");
+                      "watch the energy or use fraction <= 0.3");
   return r;
 }
 

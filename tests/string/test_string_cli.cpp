@@ -71,7 +71,9 @@ std::string scenario(int J, double dt, double t_end, const std::string& method, 
                 "[model]\ntype = \"string\"\nrho = 1.0\nEA = 1.0\nprestretch = 0.1\n"
                 "[grid]\nJ = %d\nlength = 1.0\n[bc]\nleft = \"%s\"\nright = \"%s\"\n"
                 "[initial]\nshape = \"pluck\"\namplitude = 0.05\ncenter = 0.3\n"
-                "[integrator]\nmethod = \"%s\"\ndt = %.17g\nt_end = %.17g\n"
+                // fraction 0.9 (the default is 0.3): the equal-step and graded-mesh cases below are chosen for it
+                // and stable at it over their short runs; the others set their own
+                "[integrator]\nmethod = \"%s\"\ndt = %.17g\nt_end = %.17g\nfraction = 0.9\n"
                 "[output]\nprobes = %s\nplots = false\nfields = false\n",
                 J, bc.c_str(), bc.c_str(), method.c_str(), dt, t_end, probes.c_str());
   return std::string(buf) + extra;

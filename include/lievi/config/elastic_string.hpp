@@ -64,7 +64,7 @@ struct ElasticStringConfig {
   StringMethod method = StringMethod::avi;
   double dt = 0.0, t_end = 0.0;  ///< dt: the largest step h_max; t_end = steps dt
   long long steps = 0;
-  double fraction = 0.9;         ///< AVI: a segment's step is the largest dt / 2^k <= fraction x its limit
+  double fraction = 0.3;         ///< AVI: a segment's step is the largest dt / 2^k <= fraction x its limit
   StringQueue queue = StringQueue::calendar;
   bool allow_unstable = false;   ///< run a step beyond a segment's stability limit
   // output

@@ -76,7 +76,7 @@ struct WaveConfig {
   double dt = 0.0, t_end = 0.0;                    ///< t_end = steps dt within 1e-9 relative
   long long steps = 0;
   bool allow_unstable = false;  ///< skip the CFL refusal
-  double fraction = 0.9;        ///< AVI: segment step = largest dt / 2^k <= fraction x its own limit ds_e / c_e
+  double fraction = 0.3;        ///< AVI: segment step = largest dt / 2^k <= fraction x its own limit ds_e / c_e
   AviQueue queue = AviQueue::calendar;
 
   // noise
