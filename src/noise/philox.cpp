@@ -217,9 +217,8 @@ void block_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::
 #endif
 #define HWY_COMPILE_ALL_ATTAINABLE
 #undef HWY_TARGET_INCLUDE
-// foreach_target.h includes this by name from Highway's folder, so the path is found through the library's
-// include folder (include/../src/noise/).
-#define HWY_TARGET_INCLUDE "../src/noise/normals_kernels.inc"
+// foreach_target.h includes this by name, found through src/ (this file's INCLUDE_DIRECTORIES in CMakeLists.txt).
+#define HWY_TARGET_INCLUDE "noise/normals_kernels.inc"
 #include <hwy/foreach_target.h>  // includes the kernels once per target but the static one
 
 #include <hwy/highway.h>
