@@ -46,6 +46,11 @@ class MpiComm final : public Comm {
                 int source) override {
     check(b_.sendrecv(send, send_bytes, dest, recv, recv_bytes, source, kTag + 1), "halo exchange");
   }
+  void start_exchange(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes,
+                      int source) override {
+    check(b_.isendrecv(send, send_bytes, dest, recv, recv_bytes, source, kTag + 2), "halo exchange");
+  }
+  void finish_exchanges() override { check(b_.waitall(), "halo exchange"); }
   void all_gather_fixed(const void* data, std::size_t bytes, void* out) override {
     check(b_.allgather(data, bytes, out), "gather");
   }

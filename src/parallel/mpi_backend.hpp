@@ -10,7 +10,7 @@
 namespace lievi::parallel::detail {
 
 /// Raised whenever the table's layout or meaning changes.
-inline constexpr int kMpiBackendAbi = 2;
+inline constexpr int kMpiBackendAbi = 3;
 
 struct MpiBackend {
   int abi;
@@ -36,6 +36,12 @@ struct MpiBackend {
   int (*allgather)(const void* data, std::size_t bytes, void* out);
   /// Every rank's message of its own length into `out` (the lengths `counts`, offsets `displs`, in bytes).
   int (*allgatherv)(const void* data, std::size_t bytes, void* out, const int* counts, const int* displs);
+  /// Non-blocking MPI_Irecv of `recv_bytes` from `source` and MPI_Isend of `send_bytes` to `dest` (-1: no such
+  /// rank), kept by the module until `waitall`; the buffers must stay untouched until then.
+  int (*isendrecv)(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes, int source,
+                   int tag);
+  /// MPI_Waitall on every request isendrecv started.
+  int (*waitall)();
 };
 
 }  // namespace lievi::parallel::detail

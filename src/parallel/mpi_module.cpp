@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cstring>
+#include <vector>
 
 #include "lievi/version.hpp"
 #include "mpi_backend.hpp"
@@ -102,6 +103,36 @@ int allgatherv(const void* data, std::size_t bytes, void* out, const int* counts
   return MPI_Allgatherv(data, n, MPI_BYTE, out, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
 }
 
+/// The requests isendrecv started and waitall completes (MPI is used by one thread: funneled).
+std::vector<MPI_Request> g_pending;
+
+int isendrecv(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes, int source,
+              int tag) {
+  int ns = 0, nr = 0;
+  if (const int rc = bytes_count(send_bytes, &ns); rc != MPI_SUCCESS) return rc;
+  if (const int rc = bytes_count(recv_bytes, &nr); rc != MPI_SUCCESS) return rc;
+  // the receive first, so that a message that arrives early lands in place
+  if (source >= 0) {
+    g_pending.emplace_back();
+    if (const int rc = MPI_Irecv(recv, nr, MPI_BYTE, source, tag, MPI_COMM_WORLD, &g_pending.back()); rc != MPI_SUCCESS)
+      return rc;
+  }
+  if (dest >= 0) {
+    g_pending.emplace_back();
+    // MPI_Isend takes a non-const buffer in old MPI headers; it only reads it
+    if (const int rc = MPI_Isend(const_cast<void*>(send), ns, MPI_BYTE, dest, tag, MPI_COMM_WORLD, &g_pending.back());
+        rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+int waitall() {
+  const int rc = MPI_Waitall(static_cast<int>(g_pending.size()), g_pending.data(), MPI_STATUSES_IGNORE);
+  g_pending.clear();  // keeps its capacity: no allocation after the first steps
+  return rc;
+}
+
 const MpiBackend table = {lievi::parallel::detail::kMpiBackendAbi,
                           lievi::version,
                           init,
@@ -113,7 +144,9 @@ const MpiBackend table = {lievi::parallel::detail::kMpiBackendAbi,
                           abort_all,
                           sendrecv,
                           allgather,
-                          allgatherv};
+                          allgatherv,
+                          isendrecv,
+                          waitall};
 
 }  // namespace
 

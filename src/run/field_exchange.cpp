@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "lievi/core/error.hpp"
 
@@ -41,14 +42,27 @@ CommExchange::CommExchange(parallel::Comm& comm, std::ptrdiff_t n_nodes) : comm_
   cuts_.push_back(n_nodes);
 }
 
+namespace {
+/// The ranks on the left and on the right of rank r of R (-1: none there).
+std::pair<int, int> neighbours(int r, int R, bool periodic) {
+  return {r > 0 ? r - 1 : (periodic ? R - 1 : -1), r + 1 < R ? r + 1 : (periodic ? 0 : -1)};
+}
+}  // namespace
+
 void CommExchange::halo(const double* to_left, double* from_right, const double* to_right, double* from_left,
                         std::size_t count, bool periodic) {
-  const int R = size(), r = rank();
-  const int left = r > 0 ? r - 1 : (periodic ? R - 1 : -1);
-  const int right = r + 1 < R ? r + 1 : (periodic ? 0 : -1);
+  const auto [left, right] = neighbours(rank(), size(), periodic);
   const std::size_t bytes = count * sizeof(double);
   if (to_left) comm_.sendrecv(to_left, bytes, left, from_right, bytes, right);
   if (to_right) comm_.sendrecv(to_right, bytes, right, from_left, bytes, left);
+}
+
+void CommExchange::halo_start(const double* to_left, double* from_right, const double* to_right, double* from_left,
+                              std::size_t count, bool periodic) {
+  const auto [left, right] = neighbours(rank(), size(), periodic);
+  const std::size_t bytes = count * sizeof(double);
+  if (to_left) comm_.start_exchange(to_left, bytes, left, from_right, bytes, right);
+  if (to_right) comm_.start_exchange(to_right, bytes, right, from_left, bytes, left);
 }
 
 std::vector<double> CommExchange::all_gather(const std::vector<double>& mine) {

@@ -21,6 +21,9 @@ class CommExchange final : public field::FieldExchange {
   [[nodiscard]] const std::vector<std::ptrdiff_t>& cuts() const override { return cuts_; }
   void halo(const double* to_left, double* from_right, const double* to_right, double* from_left, std::size_t count,
             bool periodic) override;
+  void halo_start(const double* to_left, double* from_right, const double* to_right, double* from_left,
+                  std::size_t count, bool periodic) override;
+  void halo_finish() override { comm_.finish_exchanges(); }
   [[nodiscard]] std::vector<double> all_gather(const std::vector<double>& mine) override;
   [[nodiscard]] std::vector<double> gather(const std::vector<double>& mine) override;
   void all_gather_fixed(const double* mine, std::size_t count, double* all) override {

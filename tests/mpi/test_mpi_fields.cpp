@@ -8,6 +8,7 @@
 /// is not split refused (the rigid body, checkpoints).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -144,6 +145,30 @@ TEST(MpiFields, ABlowUpStopsEveryRankWithTheSerialDiagnostic) {
   const auto line = [](const std::string& err) { return err.substr(0, err.find(". Outputs")); };
   EXPECT_EQ(line(serial.err), line(r.err).substr(0, line(serial.err).size()));
   expect_same_run(d / "serial", d / "mpi", "blow-up");
+}
+
+// A beam's local Newton solve failing (the whip at 8x its dt, four iterations allowed: it fails at node 1 in
+// step 5): every rank stops with the serial run's step, node and residual, whether the node is inside block 0
+// or the first node of block 1 (solved before the other nodes, while its configuration travels to block 0),
+// and the blocks that did not fail still take part in the step's exchanges.
+TEST(MpiFields, ANewtonFailureOnAnyBlockStopsEveryRankWithTheSerialDiagnostic) {
+  const fs::path d = lievi::test::fresh_dir(LIEVI_TEST_TMP_DIR, "mpi_newton");
+  const std::vector<std::string> sets = {"output.plots=false", "integrator.dt=0.0016", "integrator.allow_unstable=true",
+                                         "integrator.newton_maxit=4", "output.every=2"};
+  const std::string scenario = kExamples + "beam/whip.toml";
+  const Result serial = lievi_cli(d, with({"run", scenario, "--out", "serial"}, sets));
+  ASSERT_EQ(serial.code, 3) << serial.out << serial.err;
+  ASSERT_NE(serial.err.find("did not converge in 4 iterations at node 1 "), std::string::npos) << serial.err;
+  const auto line = [](const std::string& err) { return err.substr(0, err.find(". Outputs")); };
+  for (const std::string cuts : {"", "1,5", "1,2"}) {
+    std::string out = "mpi_" + cuts;
+    std::replace(out.begin(), out.end(), ',', '_');
+    const Result r = mpirun(d, 3, with({"run", scenario, "--out", out}, sets),
+                            cuts.empty() ? "" : "LIEVI_TEST_DD_CUTS=" + cuts);
+    EXPECT_EQ(r.code, 3) << cuts << r.out << r.err;
+    EXPECT_EQ(line(serial.err), line(r.err).substr(0, line(serial.err).size())) << cuts;
+    expect_same_run(d / "serial", d / out, "newton failure, cuts " + cuts);
+  }
 }
 
 // The beam split over R = 2, 3 ranks: clamped, prescribed (a pose table), periodic and free ends, exact and

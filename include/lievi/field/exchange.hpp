@@ -23,6 +23,14 @@ class FieldExchange {
   /// the pointers that way are not used. Either pair may be null (that direction is not exchanged).
   virtual void halo(const double* to_left, double* from_right, const double* to_right, double* from_left,
                     std::size_t count, bool periodic) = 0;
+  /// The halo overlapped with computation: start it and return at once; the values have arrived (and the
+  /// buffers may be touched again) when halo_finish() returns. One halo at a time. By default the blocking
+  /// halo() (an exchange with nothing to overlap).
+  virtual void halo_start(const double* to_left, double* from_right, const double* to_right, double* from_left,
+                          std::size_t count, bool periodic) {
+    halo(to_left, from_right, to_right, from_left, count, periodic);
+  }
+  virtual void halo_finish() {}
   /// Every block's `mine`, concatenated in block order, on every block.
   [[nodiscard]] virtual std::vector<double> all_gather(const std::vector<double>& mine) = 0;
   /// Every block's `count` doubles at `mine` (the same count on every block) into `all` (size() x count), in

@@ -343,32 +343,26 @@ class StaggeredStepper {
       energy->potential = potential();
     }
     noise_.draw(static_cast<std::uint64_t>(n_), lo_, hi_);
+    if (ex_) {
+      StepReport r = step_block();
+      if (!r.ok) return r;
+      ++n_;
+      if (energy) energy->kinetic_after = kinetic();
+      return r;
+    }
     if constexpr (!Model::is_abelian) {
       stresses_lie();
-      const long long total0 = newton_total_;
-      const int max0 = newton_max_;
       StepReport r = nodes_lie();
-      if (ex_) {  // the blocks' outcomes and Newton counts, agreed
-        r = agree(r, newton_total_ - total0);
-        newton_total_ = total0 + agreed_total_;
-        newton_max_ = std::max(max0, r.ok ? r.iterations : max0);
-      }
       if (!r.ok) return r;
-      if (ex_) halo_nodes();
       StepReport rs = opt_.variant == Variant::approx ? strains_approx() : strains_lie();
-      if (ex_) rs = agree(rs, 0);
       if (!rs.ok) return rs;
-      if (ex_) halo_segments();
       ++n_;
       if (energy) energy->kinetic_after = kinetic();
       return r;
     } else {
       StepReport r = node_sweep();
-      if (ex_) r = agree(r, 0);
       if (!r.ok) return r;
-      if (ex_) halo_nodes();
       strain_sweep();
-      if (ex_) halo_segments();
       ++n_;
       if (energy) energy->kinetic_after = kinetic();
       return r;
@@ -376,9 +370,11 @@ class StaggeredStepper {
   }
 
   /// Step only the block [cuts[rank], cuts[rank + 1]) of the nodes (and the segments that start there),
-  /// exchanging the block's edge values with the neighbouring blocks through `exchange` after each sweep
-  /// (domain decomposition, docs/distributed.md): the configurations and increments of the first node to the
-  /// left after the node sweep, the strain of the last segment to the right after the strain sweep. Every
+  /// exchanging the block's edge values with the neighbouring blocks through `exchange` (domain
+  /// decomposition, docs/distributed.md): the configuration (and increment) of the block's first node goes to
+  /// the left block while the other nodes are solved, the strain of its last segment to the right block while
+  /// the other strains are computed (non-blocking halos, overlapped with each sweep's interior), and one
+  /// agreement per step settles the blocks' outcomes. Every
   /// block keeps arrays of the whole grid (only its own part and the halo are current; gather() makes the
   /// whole grid current on block 0, which writes the outputs and checkpoints);
   /// energies are summed in the fixed order of one process (the same bits), failures agreed by all blocks.
@@ -873,8 +869,9 @@ class StaggeredStepper {
     const bool approx = opt_.variant == Variant::approx;
     // per-node outcome: iterations (>= 0) or -1 - iterations on failure; residual of a failure
     std::vector<int>& its = its_;
-    its.assign(static_cast<std::size_t>(n), 0);
-    res_.assign(static_cast<std::size_t>(n), 0.0);
+    if (its.size() != static_cast<std::size_t>(n)) its.assign(static_cast<std::size_t>(n), 0), res_.assign(static_cast<std::size_t>(n), 0.0);
+    std::fill(its.begin() + lo_, its.begin() + hi_, 0);  // only the nodes this sweep reads back
+    std::fill(res_.begin() + lo_, res_.begin() + hi_, 0.0);
     const bool damped = model_.has_damping(), noisy = noise_.mode() != NoiseMode::none;
     auto post = [approx](const Algebra& x, const Algebra& mu) {
       return approx ? Model::post_approx(x, mu) : Model::post(x, mu);
@@ -1247,72 +1244,149 @@ class StaggeredStepper {
     return level_sums<1>(count, [&](std::ptrdiff_t i) { return Eigen::Matrix<double, 1, 1>(f(i)); })(0);
   }
 
-  /// A sweep's outcome agreed by every block: the first failure in block order, i.e. node order (its node,
-  /// residual, iterations and message), else the largest Newton iteration count; `total` this block's Newton
-  /// iterations of the sweep, their sum over the blocks up to the failing one (as one process counts them)
-  /// left in agreed_total_.
-  StepReport agree(const StepReport& r, long long total) {
+  /// Sweeps 1-3 of a block of a decomposed field, with the halos overlapped (see decompose()). Every block
+  /// takes part in every exchange whatever its outcome; one agreement at the end gives every block the
+  /// outcome one process would have had.
+  StepReport step_block() {
+    const std::ptrdiff_t lo = lo_, hi = hi_;
+    const long long total0 = newton_total_;
+    const int max0 = newton_max_;
+    // the sweeps on a part [b, e) of the block: as on a block of its own (lo_, hi_ say what a sweep steps)
+    auto on = [this](std::ptrdiff_t b, std::ptrdiff_t e, auto&& sweep) -> StepReport {
+      if (b >= e) return {};
+      const std::ptrdiff_t l = lo_, h = hi_;
+      lo_ = b, hi_ = e;
+      StepReport r = sweep();
+      lo_ = l, hi_ = h;
+      return r;
+    };
+    auto nodes = [this]() -> StepReport {
+      if constexpr (Model::is_abelian) return node_sweep();
+      else return nodes_lie();
+    };
+    auto strains = [this]() -> StepReport {
+      if constexpr (Model::is_abelian) {
+        strain_sweep();
+        return {};
+      } else {
+        return opt_.variant == Variant::approx ? strains_approx() : strains_lie();
+      }
+    };
+    if constexpr (!Model::is_abelian) stresses_lie();  // the block's segments and the one on its left
+    // the first node, which the left block needs, then its halo under the others
+    StepReport rn = on(lo, lo + 1, nodes);
+    halo_nodes_start();
+    if (rn.ok) {
+      const int edge = rn.iterations;
+      rn = on(lo + 1, hi, nodes);
+      if (rn.ok) rn.iterations = std::max(rn.iterations, edge);
+    }
+    halo_nodes_finish();
+    // the last segment, which the right block needs (it ends at the node just received), then its halo under
+    // the others; the first failure in segment order is the interior's
+    StepReport rs;
+    if (rn.ok) rs = on(hi - 1, hi, strains);
+    halo_segments_start();
+    if (rn.ok) {
+      StepReport inner = on(lo, hi - 1, strains);
+      if (!inner.ok) rs = inner;
+    }
+    halo_segments_finish();
+    StepReport r = agree(rn, newton_total_ - total0, rs);
+    newton_total_ = total0 + agreed_total_;
+    newton_max_ = std::max(max0, agreed_max_);
+    return r;
+  }
+
+  /// A step's outcome agreed by every block: the first node-sweep failure in block order, i.e. node order
+  /// (its node, residual, iterations and message), else the first strain failure, else the largest Newton
+  /// iteration count. `total` is this block's Newton iterations of the node sweep; their sum over the blocks
+  /// (up to the one whose node failed, as one process counts them) is left in agreed_total_, the largest
+  /// count of a node sweep without failure in agreed_max_.
+  StepReport agree(const StepReport& nodes, long long total, const StepReport& strains = {}) {
     // one fixed-size all-gather of every block's outcome; the failure messages only when a block failed
     const std::size_t R = static_cast<std::size_t>(ex_->size());
     agree_all_.resize(kAgree * R);  // sized once: no allocation after the first step
-    const double mine[kAgree] = {r.ok ? 0.0 : 1.0, static_cast<double>(r.node), r.residual,
-                                 static_cast<double>(r.iterations), static_cast<double>(total)};
+    const StepReport& mine_r = !nodes.ok ? nodes : strains;
+    const double stage = !nodes.ok ? 1.0 : (!strains.ok ? 2.0 : 0.0);
+    const double mine[kAgree] = {stage, static_cast<double>(mine_r.node), mine_r.residual,
+                                 static_cast<double>(mine_r.iterations), static_cast<double>(total),
+                                 static_cast<double>(nodes.iterations)};
     ex_->all_gather_fixed(mine, kAgree, agree_all_.data());
+    double worst = 0.0;  // the failed stage that counts: the node sweep's before the strains'
+    for (std::size_t b = 0; b < R; ++b) {
+      const double st = agree_all_[kAgree * b];
+      if (st != 0.0 && (worst == 0.0 || st < worst)) worst = st;
+    }
     StepReport out;
-    agreed_total_ = 0;
     std::size_t failed = R;
+    for (std::size_t b = 0; b < R && failed == R; ++b)
+      if (worst != 0.0 && agree_all_[kAgree * b] == worst) failed = b;
+    agreed_total_ = 0;
+    agreed_max_ = 0;
     for (std::size_t b = 0; b < R; ++b) {
       const double* a = agree_all_.data() + kAgree * b;
-      agreed_total_ += static_cast<long long>(a[4]);  // the blocks up to the first failure
-      if (a[0] != 0.0) {
-        failed = b;
-        out.ok = false;
-        out.node = static_cast<std::ptrdiff_t>(a[1]);
-        out.residual = a[2];
-        out.iterations = static_cast<int>(a[3]);
-        break;
-      }
-      out.iterations = std::max(out.iterations, static_cast<int>(a[3]));
+      if (worst == 1.0 && b > failed) break;  // one process stops counting at the failing node
+      agreed_total_ += static_cast<long long>(a[4]);
+      if (worst != 1.0) agreed_max_ = std::max(agreed_max_, static_cast<int>(a[5]));
     }
-    if (failed == R) return out;
-    // the first failing block's message (every block takes part; the others send none)
+    if (failed == R) {
+      out.iterations = agreed_max_;
+      return out;
+    }
+    const double* a = agree_all_.data() + kAgree * failed;
+    out.ok = false;
+    out.node = static_cast<std::ptrdiff_t>(a[1]);
+    out.residual = a[2];
+    out.iterations = static_cast<int>(a[3]);
+    // the failing block's message (every block takes part; the others send none)
     std::vector<double> text;
     if (static_cast<std::size_t>(ex_->rank()) == failed)
-      for (const char c : r.message) text.push_back(static_cast<double>(static_cast<unsigned char>(c)));
+      for (const char c : mine_r.message) text.push_back(static_cast<double>(static_cast<unsigned char>(c)));
     for (const double c : ex_->all_gather(text)) out.message += static_cast<char>(static_cast<unsigned char>(c));
     return out;
   }
 
-  /// After the node sweep: the first node's configuration (and increment, for `approx`) to the left block;
-  /// the right block's first node into position hi (mod n on a periodic grid).
-  void halo_nodes() {
+  /// Start sending the block's first node's configuration (and increment, for `approx`) to the left block
+  /// and receiving the right block's first node; halo_nodes_finish() waits for it and puts it at position hi
+  /// (mod n on a periodic grid).
+  void halo_nodes_start() {
     constexpr std::size_t kc = StateDoubles<Config>::value, ka = StateDoubles<Algebra>::value;
-    const std::ptrdiff_t n = grid_.n_nodes();
     const bool with_A = opt_.variant == Variant::approx;
     const std::size_t count = kc + (with_A ? ka : 0);
-    std::array<double, 2 * (kc + ka)> buf{};
-    double* send = buf.data();
-    double* recv = buf.data() + count;
+    double* send = node_halo_.data();
     std::copy_n(reinterpret_cast<const double*>(&g_[NodeIndex{lo_}]), kc, send);
     if (with_A) std::copy_n(reinterpret_cast<const double*>(&A_[NodeIndex{lo_}]), ka, send + kc);
-    ex_->halo(send, recv, nullptr, nullptr, count, grid_.periodic());
+    ex_->halo_start(send, send + count, nullptr, nullptr, count, grid_.periodic());
+  }
+  void halo_nodes_finish() {
+    ex_->halo_finish();
+    constexpr std::size_t kc = StateDoubles<Config>::value, ka = StateDoubles<Algebra>::value;
+    const std::ptrdiff_t n = grid_.n_nodes();
     if (!grid_.periodic() && hi_ == n) return;  // the last block has no right neighbour
+    const bool with_A = opt_.variant == Variant::approx;
+    const double* recv = node_halo_.data() + kc + (with_A ? ka : 0);
     const NodeIndex to{hi_ % n};
     std::copy_n(recv, kc, reinterpret_cast<double*>(&g_[to]));
     if (with_A) std::copy_n(recv + kc, ka, reinterpret_cast<double*>(&A_[to]));
   }
 
-  /// After the strain sweep: the block's last segment's strain to the right block; the left block's into
-  /// position lo - 1 (mod the segment count on a periodic grid).
-  void halo_segments() {
+  /// Start sending the block's last segment's strain to the right block and receiving the left block's;
+  /// halo_segments_finish() waits for it and puts it at position lo - 1 (mod the segment count on a periodic
+  /// grid).
+  void halo_segments_start() {
     constexpr std::size_t ka = StateDoubles<Algebra>::value;
     const std::ptrdiff_t m = grid_.n_segments();
-    std::array<double, 2 * ka> buf{};
     const std::ptrdiff_t last = std::min(hi_, m) - 1;
-    if (last >= lo_) std::copy_n(reinterpret_cast<const double*>(&gamma_[SegmentIndex{last}]), ka, buf.data());
-    ex_->halo(nullptr, nullptr, buf.data(), buf.data() + ka, ka, grid_.periodic());
+    if (last >= lo_) std::copy_n(reinterpret_cast<const double*>(&gamma_[SegmentIndex{last}]), ka, segment_halo_.data());
+    ex_->halo_start(nullptr, nullptr, segment_halo_.data(), segment_halo_.data() + ka, ka, grid_.periodic());
+  }
+  void halo_segments_finish() {
+    ex_->halo_finish();
+    constexpr std::size_t ka = StateDoubles<Algebra>::value;
+    const std::ptrdiff_t m = grid_.n_segments();
     if (!grid_.periodic() && lo_ == 0) return;  // the first block has no left neighbour
-    std::copy_n(buf.data() + ka, ka, reinterpret_cast<double*>(&gamma_[SegmentIndex{(lo_ - 1 + m) % m}]));
+    std::copy_n(segment_halo_.data() + ka, ka, reinterpret_cast<double*>(&gamma_[SegmentIndex{(lo_ - 1 + m) % m}]));
   }
 
   Model model_;
@@ -1340,7 +1414,13 @@ class StaggeredStepper {
   long long newton_total_ = 0;
   FieldExchange* ex_ = nullptr;       ///< decomposed: the other blocks
   long long agreed_total_ = 0;        ///< agree(): the Newton iterations of the sweep over all blocks
-  static constexpr std::size_t kAgree = 5;  ///< agree(): failed, node, residual, iterations, Newton total
+  int agreed_max_ = 0;                ///< agree(): the largest Newton iteration count of the sweep
+  /// agree(): the failed sweep (0 none, 1 nodes, 2 strains), node, residual, iterations, Newton total, the
+  /// node sweep's largest iteration count
+  static constexpr std::size_t kAgree = 6;
+  /// The halos' buffers (sent and received values stay here until the exchange finishes)
+  std::array<double, 2 * (StateDoubles<Config>::value + StateDoubles<Algebra>::value)> node_halo_{};
+  std::array<double, 2 * StateDoubles<Algebra>::value> segment_halo_{};
   std::vector<double> agree_all_;          ///< agree(): every block's outcome
   std::ptrdiff_t lo_ = 0, hi_ = 0;    ///< the nodes this stepper steps (all of them unless decomposed)
 };

@@ -28,6 +28,12 @@ class Comm {
   /// Send `send_bytes` to `dest` while receiving `recv_bytes` from `source` (-1: none that way).
   virtual void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes,
                         int source) = 0;
+  /// Start sending `send_bytes` to `dest` and receiving `recv_bytes` from `source` (-1: none that way) and
+  /// return at once; both buffers must stay untouched until finish_exchanges(), which completes every exchange
+  /// started since the last call (for halos overlapped with computation).
+  virtual void start_exchange(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes,
+                              int source) = 0;
+  virtual void finish_exchanges() = 0;
   /// Every rank's bytes, of any length, concatenated in rank order, on every rank.
   [[nodiscard]] virtual std::vector<char> all_gather(const void* data, std::size_t bytes) = 0;
   /// Every rank's `bytes` bytes (the same count on every rank) into `out` (size() x bytes) in rank order: one
