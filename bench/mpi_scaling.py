@@ -15,7 +15,7 @@ times (best of) and its files checked to be the serial run's bit for bit:
    times on R = 2 ranks against one process; the difference per step is the exchange, as the stepping of 16
    nodes costs next to nothing.
 
-Usage: /usr/bin/python3 bench/mpi_scaling.py [LIEVI] [--paths 16] [--repeat 3] [--only ensembles|fields|levels]
+Usage: /usr/bin/python3 bench/mpi_scaling.py [LIEVI] [--paths 16] [--repeat 3] [--only ensembles|fields|levels|exchange]
        (default LIEVI = build/release/apps/lievi/lievi; needs mpirun, as root it passes --allow-run-as-root)
 """
 import argparse
@@ -52,7 +52,7 @@ def main():
     ap.add_argument("lievi", nargs="?", default=os.path.join(ROOT, "build", "release", "apps", "lievi", "lievi"))
     ap.add_argument("--paths", type=int, default=16)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", choices=("ensembles", "fields", "levels"),
+    ap.add_argument("--only", choices=("ensembles", "fields", "levels", "exchange"),
                     help="one part (levels: the output levels of the split beam alone)")
     a = ap.parse_args()
     mpirun = shutil.which("mpirun")
@@ -62,7 +62,7 @@ def main():
     root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
     work = tempfile.mkdtemp(prefix="lievi-mpi-bench-")
     try:
-        if a.only in ("fields", "levels"):
+        if a.only in ("fields", "levels", "exchange"):
             field_scaling(a, mpirun, root, work)
             return
         print(f"| scenario | configuration | wall s (best of {a.repeat}) | path-node-steps/s | efficiency | "
@@ -139,6 +139,8 @@ def field_scaling(a, mpirun, root, work):
             print(f"| {name} | {1e3 * step:.2f} | {base / step:.2f}x | {100 * base / step / workers:.0f} % | "
                   f"{rest:.2f} |", flush=True)
 
+    if a.only == "exchange":
+        return exchange_cost(a, mpirun, root, work, wave)
     wave_dt = 5e-7
     levels_only = a.only == "levels"
     if not levels_only:
@@ -160,6 +162,11 @@ def field_scaling(a, mpirun, root, work):
     per_level(a, configs, bending, dt, quiet, work)
     if levels_only:
         return
+    exchange_cost(a, mpirun, root, work, wave)
+
+
+def exchange_cost(a, mpirun, root, work, wave):
+    """The exchanges of a step: a 16-node wave (nothing to overlap them with) on 2 ranks against one process."""
     tiny = ["--set", "grid.J=16", "--set", "integrator.dt=1e-3", "--set", "integrator.t_end=100",
             "--set", "output.plots=false", "--set", "output.fields=false", "--set", "output.every=100000"]
     per_step = {}
