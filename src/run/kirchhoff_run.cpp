@@ -6,25 +6,19 @@
 #include "lievi/run/kirchhoff_sim.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <variant>
 
-#include "field_summary.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/integrators/ddb_group.hpp"
 #include "lievi/integrators/ddb_group_symmetric.hpp"
-#include "lievi/io/output_dir.hpp"
-#include "lievi/io/table_csv.hpp"
 #include "lievi/lie/so3.hpp"
 #include "lievi/run/health.hpp"
 #include "lievi/run/plots.hpp"
-#include "lievi/run/progress.hpp"
-#include "lievi/version.hpp"
+#include "state_run.hpp"
 
 namespace lievi::run {
 namespace kirchhoff_detail {
@@ -227,20 +221,49 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace kirchhoff_detail;
-using Clock = std::chrono::steady_clock;
-using Row = std::vector<double>;
-using Sink = std::function<void(const Row&)>;
+using namespace detail;  // the state-vector run pipeline (state_run.hpp)
 
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+/// The levels of a kirchhoff run (StateLevels, state_run.hpp): the core and the largest drifts of the Casimirs.
+struct KirchhoffLevels {
+  using Values = kirchhoff_detail::Values;
 
-/// Checkpoints of a kirchhoff run: where they go, where the run resumes from, the outputs' own state.
-struct Plan {
-  Checkpointer* checkpoints = nullptr;
-  const ResumeFrom* resume = nullptr;
-  std::function<void(StateIO&)> outputs;
+  Core& core;
+  KirchhoffRunResult& r;
+  double dC1max = 0.0, dC2max = 0.0;
+
+  [[nodiscard]] Values values() const { return core.values(); }
+  std::optional<RunFailure> checked_step(long long k, StepResult& res, Values& val) {
+    return core.checked_step(k, res, val);
+  }
+  [[nodiscard]] std::string unusable(const Values& v) const {
+    const std::string bad = Core::bad_value(v);
+    return bad.empty() ? bad : "has " + bad;
+  }
+  void observe(const Values& v) {
+    dC1max = std::max(dC1max, std::abs(v.dC1));
+    dC2max = std::max(dC2max, std::abs(v.dC2));
+    r.energy_final = v.H;
+  }
+  /// mu, the reported values, the pose (kirchhoff_series_columns).
+  void columns(Row& row, const Values& v) const {
+    const State& x = core.x;
+    for (int i = 0; i < 6; ++i) row.push_back(x.mu(i));
+    row.insert(row.end(), {v.H, v.C1, v.C2, v.dC1, v.dC2, v.gap, v.dist, v.eq});
+    const lie::Vec3& p = x.g.translation();
+    row.insert(row.end(), {p(0), p(1), p(2)});
+    const Eigen::Quaterniond q = lie::SO3(x.g.rotation()).quaternion();  // Hamilton, body to spatial, qw >= 0
+    row.insert(row.end(), {q.w(), q.x(), q.y(), q.z()});
+  }
+  void save(StateIO& a) {
+    core.checkpoint(a);
+    a("diagnostics/dC1max", dC1max);
+    a("diagnostics/dC2max", dC2max);
+    a("run/energy_final", r.energy_final);
+  }
 };
 
-KirchhoffRunResult integrate(const io::KirchhoffScenario& s, const Sink& sink, Progress progress, const Plan& plan) {
+KirchhoffRunResult integrate_scenario(const io::KirchhoffScenario& s, const Sink& sink, Progress progress,
+                                      const StateCheckpoints& plan) {
   KirchhoffRunResult r;
   Core core(s);
   State& x = core.x;
@@ -248,99 +271,14 @@ KirchhoffRunResult integrate(const io::KirchhoffScenario& s, const Sink& sink, P
   r.energy_initial = core.H0;
   r.has_minimum = core.has_min;
   r.minimum = core.min;
-  double dC1max = 0.0, dC2max = 0.0;
-  Row row;
-  // Level k with its (finite) values: the diagnostics, and the row when `write`.
-  auto level = [&](double t, const Values& v, int iterations, bool write) {
-    dC1max = std::max(dC1max, std::abs(v.dC1));
-    dC2max = std::max(dC2max, std::abs(v.dC2));
-    r.energy_final = v.H;
-    if (!write) return;
-    row.clear();
-    row.push_back(t);
-    for (int i = 0; i < 6; ++i) row.push_back(x.mu(i));
-    row.insert(row.end(), {v.H, v.C1, v.C2, v.dC1, v.dC2, v.gap, v.dist, v.eq});
-    const lie::Vec3& p = x.g.translation();
-    row.insert(row.end(), {p(0), p(1), p(2)});
-    const Eigen::Quaterniond q = lie::SO3(x.g.rotation()).quaternion();  // Hamilton, body to spatial, qw >= 0
-    row.insert(row.end(), {q.w(), q.x(), q.y(), q.z(), static_cast<double>(iterations)});
-    sink(row);
-    ++r.rows;
-  };
-
-  const long long N = s.steps;
-  long long last_output = 0;
-  int last_iterations = 0;
-  // Everything the next step and the outputs read (run/checkpoint.hpp): saved after step k is accepted and
-  // before level k's diagnostics and row.
-  auto state = [&](StateIO& a) {
-    core.checkpoint(a);
-    a("diagnostics/dC1max", dC1max);
-    a("diagnostics/dC2max", dC2max);
-    a("run/energy_final", r.energy_final);
-    a("run/newton_total", r.newton.total);
-    a("run/newton_max", r.newton.max);
-    a("run/rows", r.rows);
-    a("run/last_output", last_output);
-    a("run/last_iterations", last_iterations);
-    if (plan.outputs) {
-      StateIO::Scope scope(a, "outputs");
-      plan.outputs(a);
-    }
-  };
-  auto is_output = [&](long long k) { return k % s.every == 0 || k == N; };
-
-  ProgressLine line(N, s.t_end, progress == Progress::automatic);
-  const auto t0 = Clock::now();
-  long long k = 1;
-  if (plan.resume) {
-    io::CheckpointLoader loader(plan.resume->data, plan.resume->file);
-    state(loader);
-    const long long k0 = plan.resume->data.step;
-    const Values v = core.values();
-    if (const std::string bad = Core::bad_value(v); !bad.empty())
-      throw invalid_argument(plan.resume->file.string(), "", "the checkpoint's state has " + bad);
-    level(s.time_at(k0), v, last_iterations, is_output(k0));
-    if (is_output(k0)) last_output = k0;
-    k = k0 + 1;
-  } else {
-    level(0.0, core.values(), 0, true);
-  }
-  for (; k <= N; ++k) {
-    StepResult res;
-    Values v;
-    std::optional<RunFailure> failure = core.checked_step(k, res, v);
-    r.newton.total += res.iterations;
-    r.newton.max = std::max(r.newton.max, res.iterations);
-    if (failure) {
-      r.failure = std::move(failure);
-      break;
-    }
-    last_iterations = res.iterations;
-    if (plan.checkpoints && plan.checkpoints->due(k)) {
-      plan.checkpoints->write(k, s.time_at(k), state);
-      if (plan.checkpoints->stops_at(k)) {  // level k is emitted by the resumed run
-        r.stopped = true;
-        break;
-      }
-    }
-    const bool out = is_output(k);
-    level(s.time_at(k), v, res.iterations, out);
-    if (out) last_output = k;
-    line.update(k, s.time_at(k));
-  }
-  r.steps = r.stopped ? k : k - 1;
-  r.complete = !r.failure.has_value() && !r.stopped;
-  r.t_final = s.time_at(r.steps);
-  if (r.failure && last_output != r.steps) level(r.t_final, core.values(), last_iterations, true);
-  r.integrate_s = seconds(Clock::now() - t0);
-  line.finish();
-  r.newton.mean = r.steps > 0 ? static_cast<double>(r.newton.total) / static_cast<double>(r.steps) : 0.0;
+  KirchhoffLevels levels{core, r};
+  step_levels(s, levels, r, sink, progress, plan);
   r.mu_final = x.mu;
   r.pose_final = x.g.matrix();
   r.energy_max_step_increase = core.max_increase;
   // Relative drifts: C1 against |P_0|^2, C2 against |P_0| |Pi_0| (the size of its products; C2 may be 0).
   const double s1 = core.C1_0, s2 = r.mu_initial.tail<3>().norm() * r.mu_initial.head<3>().norm();
+  const double dC1max = levels.dC1max, dC2max = levels.dC2max;
   r.diagnostics.emplace_back("casimir_P2_initial", core.C1_0);
   r.diagnostics.emplace_back("casimir_PPi_initial", core.C2_0);
   r.diagnostics.emplace_back("casimir_P2_max_rel_drift", s1 > 0.0 ? dC1max / s1 : dC1max);
@@ -363,67 +301,62 @@ KirchhoffRunResult integrate(const io::KirchhoffScenario& s, const Sink& sink, P
   return r;
 }
 
-std::vector<double> std_vec(const double* v, int n) { return std::vector<double>(v, v + n); }
+/// The kirchhoff run in its output folder (StatePipeline, state_run.hpp).
+struct KirchhoffPipeline {
+  using Scenario = io::KirchhoffScenario;
+  using Result = KirchhoffRunResult;
 
-void write_summary(const fs::path& path, const io::KirchhoffScenario& s, const KirchhoffRunResult& r) {
-  using detail::json;
-  const auto fin = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
-  const auto arr = [&](const std::vector<double>& v) {
-    json a = json::array();
-    for (double x : v) a.push_back(fin(x));
-    return a;
-  };
-  json j;
-  j["status"] = r.complete ? "complete" : "failed";
-  if (r.failure) {
-    const auto& f = *r.failure;
-    j["failure"] = {{"step", f.step}, {"t", f.t}, {"residual", fin(f.residual)}, {"message", f.message}, {"hint", f.hint}};
+  static void check(const Scenario& s) { check_kirchhoff(s); }
+  static std::vector<std::string> columns(const Scenario&) { return kirchhoff_series_columns(); }
+  static Result integrate(const Scenario& s, const Sink& sink, Progress progress, const StateCheckpoints& plan) {
+    return integrate_scenario(s, sink, progress, plan);
   }
-  j["scenario"] = detail::scenario_json(io::resolved_entries(s));
-  j["scenario_name"] = s.name;
-  const bool sym = s.method == config::RigidBodyMethod::ddb_symmetric;
-  const bool alpha = s.alpha_rot != 0.0 || s.alpha_trans != 0.0;
-  j["method"] = {{"id", config::id(s.method)},
-                 {"order", sym || !alpha ? 2 : 1},
-                 {"retraction", config::id(s.retraction)},
-                 {"implicit", true},
-                 {"preserves_casimirs", true}};
-  if (sym) j["method"]["symmetric_processing"] = s.symmetric_processing;
-  const models::Kirchhoff b = s.model();
-  const lie::Mat6 A = b.locked_inertia();
-  j["body"] = {{"mass", b.mass},
-               {"inertia", arr(std_vec(b.inertia.data(), 3))},
-               {"added_inertia", arr(std_vec(b.added_inertia.data(), 3))},
-               {"added_mass", arr(std_vec(b.added_mass.data(), 3))},
-               {"locked_inertia_diagonal", arr(std_vec(lie::Vec6(A.diagonal()).data(), 6))}};
-  j["steps"] = r.steps;
-  j["steps_planned"] = s.steps;
-  j["rows"] = r.rows;
-  j["timing"] = {{"integrate_s", r.integrate_s}, {"total_s", r.total_s}};
-  j["start"] = {{"Pi", arr(std_vec(r.mu_initial.data(), 3))}, {"P", arr(std_vec(r.mu_initial.data() + 3, 3))}};
-  const lie::Mat3 R = r.pose_final.topLeftCorner<3, 3>();
-  const Eigen::Quaterniond q = lie::SO3(R).quaternion();
-  j["final"] = {{"t", r.t_final},
-                {"Pi", arr(std_vec(r.mu_final.data(), 3))},
-                {"P", arr(std_vec(r.mu_final.data() + 3, 3))},
-                {"position", arr({r.pose_final(0, 3), r.pose_final(1, 3), r.pose_final(2, 3)})},
-                {"attitude", arr({q.w(), q.x(), q.y(), q.z()})},
-                {"energy", fin(r.energy_final)}};
-  if (r.has_minimum)
-    j["minimum_energy_set"] = {{"energy", r.minimum.energy},
-                               {"Pi", arr(std_vec(r.minimum.mu.data(), 3))},
-                               {"P", arr(std_vec(r.minimum.mu.data() + 3, 3))},
-                               {"s", arr(std_vec(r.minimum.s.data(), 3))}};
-  json d = json::object();
-  for (const auto& [key, value] : r.diagnostics) d[key] = fin(value);
-  d["energy_monotone"] =
-      r.energy_max_step_increase <= kMonotoneUlps * std::numeric_limits<double>::epsilon() || r.steps == 0;
-  j["diagnostics"] = d;
-  j["newton"] = {{"max", r.newton.max}, {"mean", r.newton.mean}, {"total", r.newton.total}};
-  j["notes"] = r.notes;
-  j["version"] = lievi::version;
-  detail::write_json(path, j);
-}
+
+  static void plot(const fs::path& dir, const Scenario& s, Result& r) {
+    const std::string title = s.name + ": " + config::id(s.method) + " (" + config::id(s.retraction) +
+                              "), dt = " + io::format_number(s.dt) + (r.complete ? "" : " [failed]");
+    make_field_plots(dir, s.plots, "lievi_kirchhoff_plot.py", "LIEVI_KIRCHHOFF_PLOT_SCRIPT", title, r.notes);
+  }
+
+  static void write_summary(const fs::path& path, const Scenario& s, const Result& r) {
+    json j = summary_opening(r, io::resolved_entries(s), s.name);
+    const bool sym = s.method == config::RigidBodyMethod::ddb_symmetric;
+    const bool alpha = s.alpha_rot != 0.0 || s.alpha_trans != 0.0;
+    j["method"] = {{"id", config::id(s.method)},
+                   {"order", sym || !alpha ? 2 : 1},
+                   {"retraction", config::id(s.retraction)},
+                   {"implicit", true},
+                   {"preserves_casimirs", true}};
+    if (sym) j["method"]["symmetric_processing"] = s.symmetric_processing;
+    const models::Kirchhoff b = s.model();
+    const lie::Mat6 A = b.locked_inertia();
+    j["body"] = {{"mass", b.mass},
+                 {"inertia", finite_array(b.inertia)},
+                 {"added_inertia", finite_array(b.added_inertia)},
+                 {"added_mass", finite_array(b.added_mass)},
+                 {"locked_inertia_diagonal", finite_array(lie::Vec6(A.diagonal()))}};
+    add_summary_counts(j, r, s.steps);
+    j["start"] = {{"Pi", finite_array(r.mu_initial.data(), 3)}, {"P", finite_array(r.mu_initial.data() + 3, 3)}};
+    const lie::Mat3 R = r.pose_final.topLeftCorner<3, 3>();
+    const Eigen::Quaterniond q = lie::SO3(R).quaternion();
+    j["final"] = {{"t", r.t_final},
+                  {"Pi", finite_array(r.mu_final.data(), 3)},
+                  {"P", finite_array(r.mu_final.data() + 3, 3)},
+                  {"position", finite_array({r.pose_final(0, 3), r.pose_final(1, 3), r.pose_final(2, 3)})},
+                  {"attitude", finite_array({q.w(), q.x(), q.y(), q.z()})},
+                  {"energy", finite_or_null(r.energy_final)}};
+    if (r.has_minimum)
+      j["minimum_energy_set"] = {{"energy", r.minimum.energy},
+                                 {"Pi", finite_array(r.minimum.mu.data(), 3)},
+                                 {"P", finite_array(r.minimum.mu.data() + 3, 3)},
+                                 {"s", finite_array(r.minimum.s)}};
+    json d = diagnostics_json(r);
+    d["energy_monotone"] =
+        r.energy_max_step_increase <= kMonotoneUlps * std::numeric_limits<double>::epsilon() || r.steps == 0;
+    add_summary_closing(j, std::move(d), r, r.newton);
+    write_json(path, j);
+  }
+};
 
 }  // namespace
 
@@ -450,12 +383,9 @@ void check_kirchhoff(const io::KirchhoffScenario& s) {
 KirchhoffRunResult integrate_kirchhoff(const io::KirchhoffScenario& s, std::vector<std::vector<double>>* rows,
                                        Progress progress) {
   check_kirchhoff(s);
-  const Sink sink = [&](const Row& row) {
-    if (rows) rows->push_back(row);
-  };
-  KirchhoffRunResult r = integrate(s, sink, progress, {});
-  const auto pre = io::ignored_key_notes(s);
-  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
+  const Sink sink = collect_rows(rows);
+  KirchhoffRunResult r = integrate_scenario(s, sink, progress, {});
+  detail::prepend_ignored_key_notes(s, r);
   return r;
 }
 
@@ -463,49 +393,7 @@ fs::path default_output_dir(const io::KirchhoffScenario& s) { return fs::path("r
 
 KirchhoffRunResult run_kirchhoff(const io::KirchhoffScenario& s, const fs::path& out_dir, const RunOptions& options,
                                  const ResumeFrom* resume) {
-  const auto t0 = Clock::now();
-  if (!resume) io::check_output_dir(out_dir, options.force);
-  check_kirchhoff(s);
-  io::OutputDir dir = resume ? io::OutputDir::reopen(out_dir)
-                      : s.checkpoints() || options.stop_at > 0 ? io::OutputDir::in_place(out_dir, options.force)
-                                                               : io::OutputDir(out_dir, options.force);
-  KirchhoffRunResult r;
-  {
-    std::optional<io::TableCsvWriter> csv;
-    if (resume)
-      csv.emplace(dir.tmp() / "series.csv", kirchhoff_series_columns(), io::TableCsvWriter::Resume{});
-    else
-      csv.emplace(dir.tmp() / "series.csv", kirchhoff_series_columns());
-    dir.mark_running();
-    const Sink sink = [&](const Row& row) { csv->row(row); };
-    std::optional<Checkpointer> checkpoints;
-    if (s.checkpoints() || options.stop_at > 0 || resume) {  // a resumed run checkpoints its last step
-      checkpoints.emplace(dir.tmp(), s, io::to_toml(s));
-      checkpoints->stop_at(options.stop_at);
-    }
-    const Plan plan{checkpoints ? &*checkpoints : nullptr, resume, [&](StateIO& a) {
-                      StateIO::Scope scope(a, "series");
-                      csv->checkpoint(a);
-                    }};
-    r = integrate(s, sink, options.progress, plan);
-    csv->close();
-  }
-  if (r.stopped) {
-    r.out_dir = out_dir;
-    dir.keep_for_resume();
-    r.total_s = seconds(Clock::now() - t0);
-    return r;
-  }
-  const auto pre = io::ignored_key_notes(s);
-  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
-  const std::string title = s.name + ": " + config::id(s.method) + " (" + config::id(s.retraction) +
-                            "), dt = " + io::format_number(s.dt) + (r.complete ? "" : " [failed]");
-  make_field_plots(dir.tmp(), s.plots, "lievi_kirchhoff_plot.py", "LIEVI_KIRCHHOFF_PLOT_SCRIPT", title, r.notes);
-  r.out_dir = out_dir;
-  r.total_s = seconds(Clock::now() - t0);
-  write_summary(dir.tmp() / "summary.json", s, r);
-  dir.commit();
-  return r;
+  return detail::run_in_folder<KirchhoffPipeline>(s, out_dir, options, resume);
 }
 
 // ---- KirchhoffSimulation: the run's step, taken by the caller ----

@@ -10,27 +10,21 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
-#include <chrono>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 
-#include "field_summary.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/integrators/lie_del/discrete_reduced.hpp"
 #include "lievi/integrators/lie_del/lie_del.hpp"
-#include "lievi/io/output_dir.hpp"
-#include "lievi/io/table_csv.hpp"
 #include "lievi/lie/retraction/cayley.hpp"
 #include "lievi/lie/retraction/exp.hpp"
 #include "lievi/models/lie_mechanics.hpp"
 #include "lievi/run/lie_group_sim.hpp"
 #include "lievi/run/plots.hpp"
-#include "lievi/run/progress.hpp"
-#include "lievi/version.hpp"
+#include "state_run.hpp"
 
 namespace lievi::run {
 namespace {
@@ -38,16 +32,12 @@ namespace {
 namespace fs = std::filesystem;
 namespace ld = integrators::lie_del;
 namespace lm = models::lie_mechanics;
-using Clock = std::chrono::steady_clock;
-using Row = std::vector<double>;
-using Sink = std::function<void(const Row&)>;
+using namespace detail;  // the state-vector run pipeline (state_run.hpp)
 using lie::Mat3;
 using lie::SO3;
 using lie::Vec3;
 using Method = config::LieMethod;
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 Vec3 to_vec3(const std::array<double, 3>& a) { return Vec3(a[0], a[1], a[2]); }
 
@@ -554,154 +544,105 @@ struct FloatStepper {
 template <class M, class Rt>
 using StepperOf = std::conditional_t<std::is_same_v<M, lm::FloatingRigidBody>, FloatStepper<Rt>, Stepper<M, Rt>>;
 
-struct Checkpoints {
-  Checkpointer* checkpoints = nullptr;
-  const ResumeFrom* resume = nullptr;
-  std::function<void(StateIO&)> outputs;
-};
-
+/// The levels of a lie_group run (StateLevels, state_run.hpp): the stepper, the start and the reference of
+/// energy_error, and the largest drifts over the run (energy; the stepper's Casimirs, momenta, |R^T R - I|).
 template <class St>
-LieGroupRunResult integrate_system(const io::LieGroupScenario& s, St& st, const Sink& sink, Progress progress,
-                                   const Checkpoints& plan = {}) {
+struct LieGroupLevels {
   using Values = typename St::Values;
-  LieGroupRunResult r;
-  const Values start = st.values();
-  const double E0 = start.E, escale = E0 != 0.0 ? std::abs(E0) : 1.0;
-  r.energy_initial = E0;
+
+  St& st;
+  LieGroupRunResult& r;
+  Values start;
+  double E0, escale;  ///< the start's energy; |E0| (1 when E0 = 0)
   double emax = 0.0;
   typename St::Maxima mx{};
-  Row row;
-  auto level = [&](double t, const Values& v, int iterations, bool write) {
-    const double err = (v.E - E0) / escale;
-    emax = std::max(emax, std::abs(err));
+
+  LieGroupLevels(St& st_, LieGroupRunResult& r_)
+      : st(st_), r(r_), start(st_.values()), E0(start.E), escale(E0 != 0.0 ? std::abs(E0) : 1.0) {}
+
+  [[nodiscard]] Values values() const { return st.values(); }
+  std::optional<RunFailure> checked_step(long long k, StepResult& res, Values& val) {
+    return st.checked_step(k, res, val);
+  }
+  [[nodiscard]] std::string unusable(const Values& v) const { return St::finite(v) ? "" : "is not finite"; }
+  void observe(const Values& v) {
+    emax = std::max(emax, std::abs((v.E - E0) / escale));
     st.track(v, start, mx);
     r.energy_final = v.E;
-    if (!write) return;
-    row.clear();
-    row.insert(row.end(), {t, v.E, err});
+  }
+  /// energy, energy_error and the stepper's columns (lie_group_series_columns).
+  void columns(Row& row, const Values& v) const {
+    row.insert(row.end(), {v.E, (v.E - E0) / escale});
     st.append(row, v);
-    row.push_back(static_cast<double>(iterations));
-    sink(row);
-    ++r.rows;
-  };
-
-  const long long N = s.steps;
-  long long last_output = 0;
-  int last_iterations = 0;
-  auto state = [&](StateIO& a) {
+  }
+  void save(StateIO& a) {
     st.state(a);
     a("diagnostics/emax", emax);
     a("diagnostics/maxima", mx);
     a("run/energy_final", r.energy_final);
-    a("run/newton_total", r.newton.total);
-    a("run/newton_max", r.newton.max);
-    a("run/rows", r.rows);
-    a("run/last_output", last_output);
-    a("run/last_iterations", last_iterations);
-    if (plan.outputs) {
-      StateIO::Scope scope(a, "outputs");
-      plan.outputs(a);
-    }
-  };
-  auto is_output = [&](long long k) { return k % s.every == 0 || k == N; };
+  }
+};
 
-  ProgressLine line(N, s.t_end, progress == Progress::automatic);
-  const auto t0 = Clock::now();
-  long long k = 1;
-  Values val;
-  if (plan.resume) {
-    io::CheckpointLoader loader(plan.resume->data, plan.resume->file);
-    state(loader);
-    const long long k0 = plan.resume->data.step;
-    val = st.values();
-    if (!St::finite(val)) throw invalid_argument(plan.resume->file.string(), "", "the checkpoint's state is not finite");
-    level(s.time_at(k0), val, last_iterations, is_output(k0));
-    if (is_output(k0)) last_output = k0;
-    k = k0 + 1;
-  } else {
-    level(0.0, start, 0, true);
-  }
-  for (; k <= N; ++k) {
-    StepResult res;
-    std::optional<RunFailure> failure = st.checked_step(k, res, val);
-    r.newton.total += res.iterations;
-    r.newton.max = std::max(r.newton.max, res.iterations);
-    if (failure) {
-      r.failure = std::move(failure);
-      break;
-    }
-    last_iterations = res.iterations;
-    if (plan.checkpoints && plan.checkpoints->due(k)) {
-      plan.checkpoints->write(k, s.time_at(k), state);
-      if (plan.checkpoints->stops_at(k)) {  // level k is emitted by the resumed run
-        r.stopped = true;
-        break;
-      }
-    }
-    const bool out = is_output(k);
-    level(s.time_at(k), val, res.iterations, out);
-    if (out) last_output = k;
-    line.update(k, s.time_at(k));
-  }
-  r.steps = r.stopped ? k : k - 1;
-  r.complete = !r.failure.has_value() && !r.stopped;
-  r.t_final = s.time_at(r.steps);
-  if (r.failure && last_output != r.steps) level(r.t_final, st.values(), last_iterations, true);  // last good level
-  r.integrate_s = seconds(Clock::now() - t0);
-  line.finish();
-  r.newton.mean = r.steps > 0 ? static_cast<double>(r.newton.total) / static_cast<double>(r.steps) : 0.0;
-  r.diagnostics.emplace_back("energy_initial", E0);
-  r.diagnostics.emplace_back("energy_max_rel_error", emax);
-  st.report(start, mx, r);
-  if (E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
+template <class St>
+LieGroupRunResult integrate_system(const io::LieGroupScenario& s, St& st, const Sink& sink, Progress progress,
+                                   const StateCheckpoints& plan = {}) {
+  LieGroupRunResult r;
+  LieGroupLevels<St> levels(st, r);
+  r.energy_initial = levels.E0;
+  step_levels(s, levels, r, sink, progress, plan);
+  r.diagnostics.emplace_back("energy_initial", levels.E0);
+  r.diagnostics.emplace_back("energy_max_rel_error", levels.emax);
+  st.report(levels.start, levels.mx, r);
+  if (levels.E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
   return r;
 }
 
 /// Build the scenario's stepper and integrate.
 LieGroupRunResult integrate_scenario(const io::LieGroupScenario& s, const Sink& sink, Progress progress,
-                                     const Checkpoints& plan = {}) {
+                                     const StateCheckpoints& plan = {}) {
   return with_model(s, [&](const auto& m, auto rt) {
     StepperOf<std::decay_t<decltype(m)>, decltype(rt)> st(s, m);
     return integrate_system(s, st, sink, progress, plan);
   });
 }
 
-void write_summary(const fs::path& path, const io::LieGroupScenario& s, const LieGroupRunResult& r) {
-  using detail::json;
-  const auto fin = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
-  const auto arr = [&](const auto& v) {
-    json a = json::array();
-    for (double x : v) a.push_back(fin(x));
-    return a;
-  };
-  json j;
-  j["status"] = r.complete ? "complete" : "failed";
-  if (r.failure) {
-    const auto& f = *r.failure;
-    j["failure"] = {{"step", f.step}, {"t", f.t}, {"residual", fin(f.residual)}, {"message", f.message}, {"hint", f.hint}};
+/// The lie_group run in its output folder (StatePipeline, state_run.hpp).
+struct LieGroupPipeline {
+  using Scenario = io::LieGroupScenario;
+  using Result = LieGroupRunResult;
+
+  static void check(const Scenario& s) { check_lie_group(s); }
+  static std::vector<std::string> columns(const Scenario& s) { return lie_group_series_columns(s); }
+  static Result integrate(const Scenario& s, const Sink& sink, Progress progress, const StateCheckpoints& plan) {
+    return integrate_scenario(s, sink, progress, plan);
   }
-  j["scenario"] = detail::scenario_json(io::resolved_entries(s));
-  j["scenario_name"] = s.name;
-  j["system"] = config::id(s.system);
-  const io::LieGroupMethodInfo& info = io::lie_group_method(s.method);
-  j["method"] = {
-      {"id", info.id()}, {"order", info.order}, {"variational", info.symplectic}, {"implicit", info.is_implicit}};
-  if (s.uses_retraction()) j["method"]["retraction"] = config::id(s.retraction);
-  j["steps"] = r.steps;
-  j["steps_planned"] = s.steps;
-  j["rows"] = r.rows;
-  j["timing"] = {{"integrate_s", r.integrate_s}, {"total_s", r.total_s}};
-  j["final"] = {{"t", r.t_final}, {"attitude", arr(r.q_final)}, {"Pi", arr(r.Pi_final)},
-                {"Omega", arr(r.Omega_final)}, {"energy", fin(r.energy_final)}};
-  if (s.floating()) j["final"]["position"] = arr(r.position_final);
-  json d = json::object();
-  for (const auto& [key, value] : r.diagnostics) d[key] = fin(value);
-  j["diagnostics"] = d;
-  j["newton"] = {{"max", r.newton.max}, {"mean", r.newton.mean}, {"total", r.newton.total}};
-  j["notes"] = r.notes;
-  j["version"] = lievi::version;
-  detail::write_json(path, j);
-}
+
+  static void plot(const fs::path& dir, const Scenario& s, Result& r) {
+    const std::string title = s.name + ": " + config::id(s.system) + ", " + config::id(s.method) +
+                              (s.uses_retraction() ? std::string(" (") + config::id(s.retraction) + ")" : "") +
+                              ", dt = " + io::format_number(s.dt) + (r.complete ? "" : " [failed]");
+    make_field_plots(dir, s.plots, "lievi_lie_group_plot.py", "LIEVI_LIE_GROUP_PLOT_SCRIPT", title, r.notes,
+                     {"--system", config::id(s.system)});
+  }
+
+  static void write_summary(const fs::path& path, const Scenario& s, const Result& r) {
+    json j = summary_opening(r, io::resolved_entries(s), s.name);
+    j["system"] = config::id(s.system);
+    const io::LieGroupMethodInfo& info = io::lie_group_method(s.method);
+    j["method"] = {
+        {"id", info.id()}, {"order", info.order}, {"variational", info.symplectic}, {"implicit", info.is_implicit}};
+    if (s.uses_retraction()) j["method"]["retraction"] = config::id(s.retraction);
+    add_summary_counts(j, r, s.steps);
+    j["final"] = {{"t", r.t_final},
+                  {"attitude", finite_array(r.q_final)},
+                  {"Pi", finite_array(r.Pi_final)},
+                  {"Omega", finite_array(r.Omega_final)},
+                  {"energy", finite_or_null(r.energy_final)}};
+    if (s.floating()) j["final"]["position"] = finite_array(r.position_final);
+    add_summary_closing(j, diagnostics_json(r), r, r.newton);
+    write_json(path, j);
+  }
+};
 
 }  // namespace
 
@@ -727,12 +668,9 @@ void check_lie_group(const io::LieGroupScenario& s) { config::validate(s); }
 LieGroupRunResult integrate_lie_group(const io::LieGroupScenario& s, std::vector<std::vector<double>>* rows,
                                       Progress progress) {
   check_lie_group(s);
-  const Sink sink = [&](const Row& row) {
-    if (rows) rows->push_back(row);
-  };
+  const Sink sink = collect_rows(rows);
   LieGroupRunResult r = integrate_scenario(s, sink, progress);
-  const auto pre = io::ignored_key_notes(s);
-  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
+  detail::prepend_ignored_key_notes(s, r);
   return r;
 }
 
@@ -740,51 +678,7 @@ fs::path default_output_dir(const io::LieGroupScenario& s) { return fs::path("ru
 
 LieGroupRunResult run_lie_group(const io::LieGroupScenario& s, const fs::path& out_dir, const RunOptions& options,
                                 const ResumeFrom* resume) {
-  const auto t0 = Clock::now();
-  if (!resume) io::check_output_dir(out_dir, options.force);
-  check_lie_group(s);
-  io::OutputDir dir = resume ? io::OutputDir::reopen(out_dir)
-                      : s.checkpoints() || options.stop_at > 0 ? io::OutputDir::in_place(out_dir, options.force)
-                                                               : io::OutputDir(out_dir, options.force);
-  LieGroupRunResult r;
-  {
-    std::optional<io::TableCsvWriter> csv;
-    if (resume)
-      csv.emplace(dir.tmp() / "series.csv", lie_group_series_columns(s), io::TableCsvWriter::Resume{});
-    else
-      csv.emplace(dir.tmp() / "series.csv", lie_group_series_columns(s));
-    dir.mark_running();
-    const Sink sink = [&](const Row& row) { csv->row(row); };
-    std::optional<Checkpointer> checkpoints;
-    if (s.checkpoints() || options.stop_at > 0 || resume) {  // a resumed run checkpoints its last step
-      checkpoints.emplace(dir.tmp(), s, io::to_toml(s));
-      checkpoints->stop_at(options.stop_at);
-    }
-    Checkpoints plan{checkpoints ? &*checkpoints : nullptr, resume, [&](StateIO& a) {
-                       StateIO::Scope scope(a, "series");
-                       csv->checkpoint(a);
-                     }};
-    r = integrate_scenario(s, sink, options.progress, plan);
-    csv->close();
-  }
-  if (r.stopped) {
-    r.out_dir = out_dir;
-    dir.keep_for_resume();
-    r.total_s = seconds(Clock::now() - t0);
-    return r;
-  }
-  const auto pre = io::ignored_key_notes(s);
-  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
-  const std::string title = s.name + ": " + config::id(s.system) + ", " + config::id(s.method) +
-                            (s.uses_retraction() ? std::string(" (") + config::id(s.retraction) + ")" : "") +
-                            ", dt = " + io::format_number(s.dt) + (r.complete ? "" : " [failed]");
-  make_field_plots(dir.tmp(), s.plots, "lievi_lie_group_plot.py", "LIEVI_LIE_GROUP_PLOT_SCRIPT", title, r.notes,
-                   {"--system", config::id(s.system)});
-  r.out_dir = out_dir;
-  r.total_s = seconds(Clock::now() - t0);
-  write_summary(dir.tmp() / "summary.json", s, r);
-  dir.commit();
-  return r;
+  return detail::run_in_folder<LieGroupPipeline>(s, out_dir, options, resume);
 }
 
 // ---- LieGroupSimulation: the run's step, taken by the caller ----

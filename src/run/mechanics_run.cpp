@@ -7,29 +7,23 @@
 
 #include <Eigen/LU>
 
-#include <chrono>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <variant>
 
-#include "field_summary.hpp"
 #include "lievi/core/error.hpp"
 #include "lievi/integrators/del/constraints.hpp"
 #include "lievi/integrators/del/del_stepper.hpp"
 #include "lievi/integrators/del/discrete_lagrangian.hpp"
 #include "lievi/integrators/del/euler_lagrange_rk4.hpp"
 #include "lievi/integrators/del/nonholonomic.hpp"
-#include "lievi/io/output_dir.hpp"
-#include "lievi/io/table_csv.hpp"
 #include "lievi/models/mechanics.hpp"
 #include "lievi/models/nonholonomic.hpp"
 #include "lievi/run/plots.hpp"
-#include "lievi/run/progress.hpp"
-#include "lievi/version.hpp"
+#include "state_run.hpp"
 
 namespace lievi::run {
 namespace {
@@ -37,12 +31,8 @@ namespace {
 namespace fs = std::filesystem;
 namespace del = integrators::del;
 namespace mech = models::mechanics;
-using Clock = std::chrono::steady_clock;
-using Row = std::vector<double>;
-using Sink = std::function<void(const Row&)>;
+using namespace detail;  // the state-vector run pipeline (state_run.hpp)
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 std::string file_of(const io::MechanicsScenario& s) { return s.source.empty() ? s.name : s.source; }
 
@@ -303,155 +293,87 @@ struct SystemStepper {
   }
 };
 
-/// Checkpoints of a lagrangian run: where they go, where the run resumes from, and the outputs' own state
-/// (series.csv's length) for them.
-struct MechanicsCheckpoints {
-  Checkpointer* checkpoints = nullptr;
-  const ResumeFrom* resume = nullptr;
-  std::function<void(StateIO&)> outputs;
-};
-
+/// The levels of a lagrangian run (StateLevels, state_run.hpp): the stepper, the reference of energy_error, and
+/// the largest drifts of the energy, the momentum map and the constraints over the run.
 template <class M>
-MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, const Sink& sink, Progress progress,
-                                    const MechanicsCheckpoints& plan = {}) {
+struct MechanicsLevels {
   using St = SystemStepper<M>;
-  constexpr int n = M::dim;
-  constexpr bool constrained = St::has_constraint;
-  constexpr bool nonholonomic = St::nonholonomic;
-  constexpr bool symmetric = St::symmetric;
-  using V = del::Vec<n>;
   using Values = typename St::Values;
-  MechanicsRunResult r;
-  St st(s, m, &r.notes);
-  del::DelState<n>& x = st.x;
-  V& v = st.v;
-  r.q_start = to_std<n>(x.q);
-  r.qdot_start = to_std<n>(v);
+  static constexpr int n = M::dim;
 
-  const Values start = st.values();
-  const double E0 = start.E;
-  const double escale = E0 != 0.0 ? std::abs(E0) : 1.0;
-  const double J0 = symmetric ? start.J : 0.0;
-  r.energy_initial = E0;
+  St& st;
+  MechanicsRunResult& r;
+  double E0, escale, J0;  ///< E(q_0, v_0); |E0| (1 when E0 = 0); the momentum map at the start (0 without symmetry)
   double emax = 0.0, jmax = 0.0, gmax = 0.0, hmax = 0.0;
-  Row row;
-  // The reported values of a level: a non-finite one is a numerical failure (bad_value names it).
-  auto values = [&](Values& val) {
-    val = st.values();
-    return St::bad_value(val, (val.E - E0) / escale);
-  };
-  // Level k with its (finite) values: the diagnostics, and the row when `write`.
-  auto level = [&](double t, const Values& val, int iterations, bool write) {
-    const double E = val.E, err = (E - E0) / escale;
-    emax = std::max(emax, std::abs(err));
-    if constexpr (symmetric) jmax = std::max(jmax, std::abs(val.J - J0));
-    if constexpr (constrained) gmax = std::max(gmax, val.g), hmax = std::max(hmax, val.hidden);
-    r.energy_final = E;
-    if (!write) return;
-    row.clear();
-    row.push_back(t);
-    for (int i = 0; i < n; ++i) row.push_back(x.q(i));
-    for (int i = 0; i < n; ++i) row.push_back(v(i));
-    for (int i = 0; i < n; ++i) row.push_back(x.p(i));
-    row.push_back(E);
-    row.push_back(err);
-    if constexpr (symmetric) row.push_back(val.J);
-    if constexpr (constrained) row.push_back(val.g);
-    row.push_back(static_cast<double>(iterations));
-    sink(row);
-    ++r.rows;
-  };
 
-  const long long N = s.steps;
-  long long last_output = 0;
-  int last_iterations = 0;
-  // Everything the next step and the outputs read (run/checkpoint.hpp): saved after step k is accepted and
-  // before level k's diagnostics and row; last_iterations is then step k's count.
-  auto state = [&](StateIO& a) {
-    a("x/q", x.q);
-    a("x/p", x.p);
-    a("x/v", v);
-    if constexpr (nonholonomic) a("x/step_constraint", st.step_constraint);
+  MechanicsLevels(St& st_, MechanicsRunResult& r_, const Values& start)
+      : st(st_), r(r_), E0(start.E), escale(E0 != 0.0 ? std::abs(E0) : 1.0), J0(St::symmetric ? start.J : 0.0) {}
+
+  [[nodiscard]] Values values() const { return st.values(); }
+  std::optional<RunFailure> checked_step(long long k, StepResult& res, Values& val) {
+    return st.checked_step(k, E0, escale, res, val);
+  }
+  /// A non-finite reported value is a numerical failure (bad_value names it).
+  [[nodiscard]] std::string unusable(const Values& val) const {
+    const std::string bad = St::bad_value(val, (val.E - E0) / escale);
+    return bad.empty() ? bad : "has " + bad;
+  }
+  void observe(const Values& val) {
+    const double err = (val.E - E0) / escale;
+    emax = std::max(emax, std::abs(err));
+    if constexpr (St::symmetric) jmax = std::max(jmax, std::abs(val.J - J0));
+    if constexpr (St::has_constraint) gmax = std::max(gmax, val.g), hmax = std::max(hmax, val.hidden);
+    r.energy_final = val.E;
+  }
+  /// q, v, p, energy, energy_error, [momentum], [constraint] (mechanics_series_columns).
+  void columns(Row& row, const Values& val) const {
+    for (int i = 0; i < n; ++i) row.push_back(st.x.q(i));
+    for (int i = 0; i < n; ++i) row.push_back(st.v(i));
+    for (int i = 0; i < n; ++i) row.push_back(st.x.p(i));
+    row.push_back(val.E);
+    row.push_back((val.E - E0) / escale);
+    if constexpr (St::symmetric) row.push_back(val.J);
+    if constexpr (St::has_constraint) row.push_back(val.g);
+  }
+  void save(StateIO& a) {
+    a("x/q", st.x.q);
+    a("x/p", st.x.p);
+    a("x/v", st.v);
+    if constexpr (St::nonholonomic) a("x/step_constraint", st.step_constraint);
     a("diagnostics/emax", emax);
     a("diagnostics/jmax", jmax);
     a("diagnostics/gmax", gmax);
     a("diagnostics/hmax", hmax);
     a("run/energy_final", r.energy_final);
-    a("run/newton_total", r.newton.total);
-    a("run/newton_max", r.newton.max);
-    a("run/rows", r.rows);
-    a("run/last_output", last_output);
-    a("run/last_iterations", last_iterations);
-    if (plan.outputs) {
-      StateIO::Scope scope(a, "outputs");
-      plan.outputs(a);
-    }
-  };
-  auto is_output = [&](long long k) { return k % s.every == 0 || k == N; };
+  }
+};
 
-  ProgressLine line(N, s.t_end, progress == Progress::automatic);
-  const auto t0 = Clock::now();
-  long long k = 1;
-  Values val;
-  if (plan.resume) {
-    io::CheckpointLoader loader(plan.resume->data, plan.resume->file);
-    state(loader);
-    const long long k0 = plan.resume->data.step;
-    x.t = s.time_at(k0);
-    if (const std::string bad = values(val); !bad.empty())
-      throw invalid_argument(plan.resume->file.string(), "", "the checkpoint's state has " + bad);
-    level(x.t, val, last_iterations, is_output(k0));
-    if (is_output(k0)) last_output = k0;
-    k = k0 + 1;
-  } else {
-    level(0.0, start, 0, true);
+template <class M>
+MechanicsRunResult integrate_system(const io::MechanicsScenario& s, const M& m, const Sink& sink, Progress progress,
+                                    const StateCheckpoints& plan = {}) {
+  using St = SystemStepper<M>;
+  constexpr int n = M::dim;
+  MechanicsRunResult r;
+  St st(s, m, &r.notes);
+  r.q_start = to_std<n>(st.x.q);
+  r.qdot_start = to_std<n>(st.v);
+  MechanicsLevels<M> levels(st, r, st.values());
+  r.energy_initial = levels.E0;
+  step_levels(s, levels, r, sink, progress, plan);
+  r.q_final = to_std<n>(st.x.q);
+  r.v_final = to_std<n>(st.v);
+  r.p_final = to_std<n>(st.x.p);
+  r.diagnostics.emplace_back("energy_initial", levels.E0);
+  r.diagnostics.emplace_back("energy_max_rel_error", levels.emax);
+  if constexpr (St::symmetric) {
+    r.diagnostics.emplace_back("momentum_initial", levels.J0);
+    r.diagnostics.emplace_back("momentum_max_drift", levels.jmax);
   }
-  for (; k <= N; ++k) {
-    StepResult res;
-    std::optional<RunFailure> failure = st.checked_step(k, E0, escale, res, val);
-    r.newton.total += res.iterations;
-    r.newton.max = std::max(r.newton.max, res.iterations);
-    if (failure) {
-      r.failure = std::move(failure);
-      break;
-    }
-    last_iterations = res.iterations;
-    if (plan.checkpoints && plan.checkpoints->due(k)) {
-      plan.checkpoints->write(k, x.t, state);
-      if (plan.checkpoints->stops_at(k)) {  // level k is emitted by the resumed run
-        r.stopped = true;
-        break;
-      }
-    }
-    const bool out = is_output(k);
-    level(x.t, val, res.iterations, out);
-    if (out) last_output = k;
-    line.update(k, x.t);
+  if constexpr (St::has_constraint) {
+    r.diagnostics.emplace_back("constraint_max", levels.gmax);
+    r.diagnostics.emplace_back(St::nonholonomic ? "velocity_constraint_max" : "hidden_constraint_max", levels.hmax);
   }
-  r.steps = r.stopped ? k : k - 1;
-  r.complete = !r.failure.has_value() && !r.stopped;
-  r.t_final = s.time_at(r.steps);
-  if (r.failure && last_output != r.steps) {
-    x.t = r.t_final;
-    if (values(val).empty()) level(r.t_final, val, last_iterations, true);  // the last good level as the final row
-  }
-  r.integrate_s = seconds(Clock::now() - t0);
-  line.finish();
-  r.newton.mean = r.steps > 0 ? static_cast<double>(r.newton.total) / static_cast<double>(r.steps) : 0.0;
-  r.q_final = to_std<n>(x.q);
-  r.v_final = to_std<n>(v);
-  r.p_final = to_std<n>(x.p);
-  r.diagnostics.emplace_back("energy_initial", E0);
-  r.diagnostics.emplace_back("energy_max_rel_error", emax);
-  if constexpr (symmetric) {
-    r.diagnostics.emplace_back("momentum_initial", J0);
-    r.diagnostics.emplace_back("momentum_max_drift", jmax);
-  }
-  if constexpr (constrained) {
-    r.diagnostics.emplace_back("constraint_max", gmax);
-    r.diagnostics.emplace_back(nonholonomic ? "velocity_constraint_max" : "hidden_constraint_max", hmax);
-  }
-  if (E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
+  if (levels.E0 == 0.0) r.notes.emplace_back("energy_error is absolute (E - E0): the initial energy E0 is 0");
   if (s.system == config::MechanicalSystem::oscillator && (s.damping != 0.0 || s.force_amplitude != 0.0))
     r.notes.emplace_back("the oscillator is damped or forced: energy_error is the physical energy change, not an "
                          "integration error");
@@ -462,43 +384,49 @@ std::vector<double> lengths_of(const io::MechanicsScenario& s) {
   return s.system == config::MechanicalSystem::double_pendulum ? s.lengths : std::vector<double>{s.length};
 }
 
-void write_summary(const fs::path& path, const io::MechanicsScenario& s, const MechanicsRunResult& r) {
-  using detail::json;
-  const auto fin = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
-  const auto arr = [&](const std::vector<double>& v) {
-    json a = json::array();
-    for (double x : v) a.push_back(fin(x));
-    return a;
-  };
-  json j;
-  j["status"] = r.complete ? "complete" : "failed";
-  if (r.failure) {
-    const auto& f = *r.failure;
-    j["failure"] = {{"step", f.step}, {"t", f.t}, {"residual", fin(f.residual)}, {"message", f.message}, {"hint", f.hint}};
+/// The lagrangian run in its output folder (StatePipeline, state_run.hpp).
+struct MechanicsPipeline {
+  using Scenario = io::MechanicsScenario;
+  using Result = MechanicsRunResult;
+
+  static void check(const Scenario& s) { check_mechanics(s); }
+  static std::vector<std::string> columns(const Scenario& s) { return mechanics_series_columns(s); }
+  static Result integrate(const Scenario& s, const Sink& sink, Progress progress, const StateCheckpoints& plan) {
+    return with_system(s, [&](const auto& m) { return integrate_system(s, m, sink, progress, plan); });
   }
-  j["scenario"] = detail::scenario_json(io::resolved_entries(s));
-  j["scenario_name"] = s.name;
-  j["system"] = config::id(s.system);
-  j["dim"] = s.dim();
-  const io::MechanicsMethodInfo& info = io::mechanics_method(s.method);
-  j["method"] = {
-      {"id", info.id()}, {"order", info.order}, {"variational", info.symplectic}, {"implicit", info.is_implicit}};
-  if (s.constrained()) j["method"]["constraints"] = config::id(s.constraints);
-  j["steps"] = r.steps;
-  j["steps_planned"] = s.steps;
-  j["rows"] = r.rows;
-  j["timing"] = {{"integrate_s", r.integrate_s}, {"total_s", r.total_s}};
-  j["start"] = {{"q", arr(r.q_start)}, {"qdot", arr(r.qdot_start)}};
-  j["final"] = {{"t", r.t_final}, {"q", arr(r.q_final)}, {"v", arr(r.v_final)}, {"p", arr(r.p_final)},
-                {"energy", fin(r.energy_final)}};
-  json d = json::object();
-  for (const auto& [key, value] : r.diagnostics) d[key] = fin(value);
-  j["diagnostics"] = d;
-  j["newton"] = {{"max", r.newton.max}, {"mean", r.newton.mean}, {"total", r.newton.total}};
-  j["notes"] = r.notes;
-  j["version"] = lievi::version;
-  detail::write_json(path, j);
-}
+
+  static void plot(const fs::path& dir, const Scenario& s, Result& r) {
+    std::string lengths;
+    for (double l : lengths_of(s)) {
+      if (!lengths.empty()) lengths += ',';
+      lengths += io::format_number(l);
+    }
+    const std::string title = s.name + ": " + config::id(s.system) + ", " + config::id(s.method) +
+                              (s.constrained() ? std::string(" (") + config::id(s.constraints) + ")" : "") +
+                              ", dt = " + io::format_number(s.dt) + (r.complete ? "" : " [failed]");
+    make_field_plots(dir, s.plots, "lievi_plot.py", "LIEVI_PLOT_SCRIPT", title, r.notes,
+                     {"--model", "lagrangian", "--system", config::id(s.system), "--lengths", lengths});
+  }
+
+  static void write_summary(const fs::path& path, const Scenario& s, const Result& r) {
+    json j = summary_opening(r, io::resolved_entries(s), s.name);
+    j["system"] = config::id(s.system);
+    j["dim"] = s.dim();
+    const io::MechanicsMethodInfo& info = io::mechanics_method(s.method);
+    j["method"] = {
+        {"id", info.id()}, {"order", info.order}, {"variational", info.symplectic}, {"implicit", info.is_implicit}};
+    if (s.constrained()) j["method"]["constraints"] = config::id(s.constraints);
+    add_summary_counts(j, r, s.steps);
+    j["start"] = {{"q", finite_array(r.q_start)}, {"qdot", finite_array(r.qdot_start)}};
+    j["final"] = {{"t", r.t_final},
+                  {"q", finite_array(r.q_final)},
+                  {"v", finite_array(r.v_final)},
+                  {"p", finite_array(r.p_final)},
+                  {"energy", finite_or_null(r.energy_final)}};
+    add_summary_closing(j, diagnostics_json(r), r, r.newton);
+    write_json(path, j);
+  }
+};
 
 }  // namespace
 
@@ -527,12 +455,9 @@ void check_mechanics(const io::MechanicsScenario& s) {
 
 MechanicsRunResult integrate_mechanics(const io::MechanicsScenario& s, std::vector<std::vector<double>>* rows,
                                        Progress progress) {
-  const Sink sink = [&](const Row& row) {
-    if (rows) rows->push_back(row);
-  };
+  const Sink sink = collect_rows(rows);
   MechanicsRunResult r = with_system(s, [&](const auto& m) { return integrate_system(s, m, sink, progress); });
-  const auto pre = io::ignored_key_notes(s);
-  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
+  detail::prepend_ignored_key_notes(s, r);
   return r;
 }
 
@@ -540,53 +465,7 @@ fs::path default_output_dir(const io::MechanicsScenario& s) { return fs::path("r
 
 MechanicsRunResult run_mechanics(const io::MechanicsScenario& s, const fs::path& out_dir, const RunOptions& options,
                                  const ResumeFrom* resume) {
-  const auto t0 = Clock::now();
-  if (!resume) io::check_output_dir(out_dir, options.force);
-  check_mechanics(s);
-  io::OutputDir dir = resume ? io::OutputDir::reopen(out_dir)
-                      : s.checkpoints() || options.stop_at > 0 ? io::OutputDir::in_place(out_dir, options.force)
-                                        : io::OutputDir(out_dir, options.force);
-  MechanicsRunResult r;
-  {
-    std::optional<io::TableCsvWriter> csv;
-    if (resume)
-      csv.emplace(dir.tmp() / "series.csv", mechanics_series_columns(s), io::TableCsvWriter::Resume{});
-    else
-      csv.emplace(dir.tmp() / "series.csv", mechanics_series_columns(s));
-    dir.mark_running();
-    const Sink sink = [&](const Row& row) { csv->row(row); };
-    std::optional<Checkpointer> checkpoints;
-    if (s.checkpoints() || options.stop_at > 0 || resume) {  // a resumed run checkpoints its last step
-      checkpoints.emplace(dir.tmp(), s, io::to_toml(s));
-      checkpoints->stop_at(options.stop_at);
-    }
-    MechanicsCheckpoints plan{checkpoints ? &*checkpoints : nullptr, resume, [&](StateIO& a) {
-                                StateIO::Scope scope(a, "series");
-                                csv->checkpoint(a);
-                              }};
-    r = with_system(s, [&](const auto& m) { return integrate_system(s, m, sink, options.progress, plan); });
-    csv->close();
-  }
-  if (r.stopped) {
-    r.out_dir = out_dir;
-    dir.keep_for_resume();
-    r.total_s = seconds(Clock::now() - t0);
-    return r;
-  }
-  const auto pre = io::ignored_key_notes(s);
-  r.notes.insert(r.notes.begin(), pre.begin(), pre.end());
-  std::string lengths;
-  for (double l : lengths_of(s)) lengths += (lengths.empty() ? "" : ",") + io::format_number(l);
-  const std::string title = s.name + ": " + config::id(s.system) + ", " + config::id(s.method) +
-                            (s.constrained() ? std::string(" (") + config::id(s.constraints) + ")" : "") + ", dt = " + io::format_number(s.dt) +
-                            (r.complete ? "" : " [failed]");
-  make_field_plots(dir.tmp(), s.plots, "lievi_plot.py", "LIEVI_PLOT_SCRIPT", title, r.notes,
-                   {"--model", "lagrangian", "--system", config::id(s.system), "--lengths", lengths});
-  r.out_dir = out_dir;
-  r.total_s = seconds(Clock::now() - t0);
-  write_summary(dir.tmp() / "summary.json", s, r);
-  dir.commit();
-  return r;
+  return detail::run_in_folder<MechanicsPipeline>(s, out_dir, options, resume);
 }
 
 }  // namespace lievi::run
