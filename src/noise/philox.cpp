@@ -6,8 +6,8 @@
 /// and evaluates the inline kernels below (`box_muller_radius2`, `cossin_2pi`, IEEE sqrt and product). The
 /// batch path (`stream_normals`) runs the same rounds and the same operations lane-wise in
 /// normals_kernels.inc, compiled once per instruction set (AVX-512, AVX2, SSE4 and the scalar fallback on
-/// x86-64; NEON and the fallback on AArch64) and picked at run time with the batched beam kernels' instruction
-/// set (lievi::models::batch::isa(): the widest the CPU has, or LIEVI_BATCH_ISA, or force_isa). Integer
+/// x86-64; NEON and the fallback on AArch64) and picked at run time by the instruction-set choice of
+/// lievi/core/isa.hpp (simd::isa(): the widest the CPU has, or LIEVI_BATCH_ISA, or force_isa). Integer
 /// arithmetic is exact and the floating-point steps are the same IEEE operations in the same order, so every
 /// target gives the scalar path's doubles bit for bit; the tests check each target against the scalar path
 /// and against the Random123 known-answer vectors.
@@ -35,7 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "lievi/models/beam_batch.hpp"
+#include "lievi/core/isa.hpp"
 #include "lievi/noise/philox.hpp"
 
 // The scalar kernels below are inlined into stream_normal and the block-by-block path.
@@ -208,14 +208,9 @@ void block_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::
 }  // namespace lievi::noise
 
 // ---- the batch kernel, once per instruction set ------------------------------------------------------------
-// The same targets as the batched beam kernels (src/models/beam_batch.cpp), so that the instruction set
-// lievi::models::batch::isa() names always has a noise kernel too: every target the compiler can generate, the
-// scalar fallback included (tests force each), but SSSE3 (a CPU without SSE4 takes the fallback), AVX3_DL and
-// the sizeless SVE / RVV targets.
-#if !defined(HWY_DISABLED_TARGETS)
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_AVX3_DL | HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128 | HWY_RVV)
-#endif
-#define HWY_COMPILE_ALL_ATTAINABLE
+// The instruction sets of src/core/hwy_targets.hpp, the same as the batched beam kernels', so that the one
+// lievi::simd::isa() names always has a noise kernel too.
+#include "../core/hwy_targets.hpp"  // before any other Highway header
 #undef HWY_TARGET_INCLUDE
 // foreach_target.h includes this by name, found through src/ (this file's INCLUDE_DIRECTORIES in CMakeLists.txt).
 #define HWY_TARGET_INCLUDE "noise/normals_kernels.inc"
@@ -229,10 +224,8 @@ void block_normals(StreamKey key, std::uint64_t step, std::uint32_t group, std::
 namespace lievi::noise {
 namespace {
 
-namespace batch = lievi::models::batch;
-
 struct Target {
-  batch::Isa isa;
+  simd::Isa isa;
   void (*blocks)(StreamKey, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::size_t, Put, double,
                  double*);
   void (*blocks_no_rounds)(std::uint32_t, std::size_t, double*);
@@ -240,28 +233,29 @@ struct Target {
 /// The compiled targets, narrowest first.
 constexpr Target kTargets[] = {
 #if HWY_TARGETS & HWY_SCALAR
-    {batch::Isa::scalar, &N_SCALAR::blocks_isa, &N_SCALAR::blocks_no_rounds_isa},
+    {simd::Isa::scalar, &N_SCALAR::blocks_isa, &N_SCALAR::blocks_no_rounds_isa},
 #elif HWY_TARGETS & HWY_EMU128
-    {batch::Isa::scalar, &N_EMU128::blocks_isa, &N_EMU128::blocks_no_rounds_isa},
+    {simd::Isa::scalar, &N_EMU128::blocks_isa, &N_EMU128::blocks_no_rounds_isa},
 #endif
 #if HWY_TARGETS & HWY_SSE4
-    {batch::Isa::sse4, &N_SSE4::blocks_isa, &N_SSE4::blocks_no_rounds_isa},
+    {simd::Isa::sse4, &N_SSE4::blocks_isa, &N_SSE4::blocks_no_rounds_isa},
 #endif
 #if HWY_TARGETS & HWY_NEON
-    {batch::Isa::neon, &N_NEON::blocks_isa, &N_NEON::blocks_no_rounds_isa},
+    {simd::Isa::neon, &N_NEON::blocks_isa, &N_NEON::blocks_no_rounds_isa},
 #endif
 #if HWY_TARGETS & HWY_AVX2
-    {batch::Isa::avx2, &N_AVX2::blocks_isa, &N_AVX2::blocks_no_rounds_isa},
+    {simd::Isa::avx2, &N_AVX2::blocks_isa, &N_AVX2::blocks_no_rounds_isa},
 #endif
 #if HWY_TARGETS & HWY_AVX3
-    {batch::Isa::avx512, &N_AVX3::blocks_isa, &N_AVX3::blocks_no_rounds_isa},
+    {simd::Isa::avx512, &N_AVX3::blocks_isa, &N_AVX3::blocks_no_rounds_isa},
 #endif
 };
 
-/// The kernel of the instruction set the batched kernels use now (the fallback if, against the build's intent,
-/// that set has no noise kernel).
+static_assert(simd::detail::covers_compiled(kTargets), "a compiled instruction set without a noise kernel");
+
+/// The kernel of the instruction set in use (simd::isa(); always compiled here, by the assertion above).
 const Target& target() {
-  const batch::Isa want = batch::isa();
+  const simd::Isa want = simd::isa();
   for (const Target& t : kTargets)
     if (t.isa == want) return t;
   return kTargets[0];
@@ -341,7 +335,7 @@ double sin_2pi(double u) {
   cossin_2pi(u, c, s);
   return s;
 }
-const char* stream_normals_isa() { return batch::isa_name(target().isa); }
+const char* stream_normals_isa() { return simd::isa_name(target().isa); }
 void stream_normals_without_philox(std::uint32_t block0, std::size_t nblocks, double* out) {
   target().blocks_no_rounds(block0, nblocks, out);
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "lievi/core/isa.hpp"
 #include "lievi/field/noise_field.hpp"
 #include "lievi/field/stepper.hpp"
 #include "lievi/models/beam.hpp"
@@ -433,15 +434,15 @@ TEST(BeamBatch, SameBitsWithinFmaAndNonFmaInstructionSetsRoundOffBetween) {
   // sequence on all the sets with FMA, whatever the pack width and whether the node falls in a full or a
   // partial pack: those runs agree bitwise; the sets without FMA evaluate the same products unfused, one
   // sequence for them, so they agree bitwise with each other; across the two groups, to round-off.
-  namespace batch = lievi::models::batch;
-  const batch::Isa start = batch::isa();
+  namespace simd = lievi::simd;
+  const simd::Isa start = simd::isa();
   struct Run {
-    batch::Isa isa;
+    simd::Isa isa;
     std::vector<double> field[3];  // poses, M~, zeta
   };
   std::vector<Run> runs;
-  for (batch::Isa want : batch::usable_isas()) {
-    ASSERT_EQ(batch::force_isa(want), want) << batch::isa_name(want);
+  for (simd::Isa want : simd::usable_isas()) {
+    ASSERT_EQ(simd::force_isa(want), want) << simd::isa_name(want);
     Run run{want, {}};
     for (const Case& c : {Case{Problem::rod, 37, NoiseMode::independent}, Case{Problem::ring, 19, NoiseMode::common},
                           Case{Problem::rod, 37, NoiseMode::independent, false, true},
@@ -462,15 +463,15 @@ TEST(BeamBatch, SameBitsWithinFmaAndNonFmaInstructionSetsRoundOffBetween) {
     }
     runs.push_back(std::move(run));
   }
-  batch::force_isa(start);
+  simd::force_isa(start);
   ASSERT_GE(runs.size(), 2u) << "the scalar kernels and at least one vector set";
   std::printf("compared instruction sets:");
-  for (const auto& r : runs) std::printf(" %s", batch::isa_name(r.isa));
+  for (const auto& r : runs) std::printf(" %s", simd::isa_name(r.isa));
   std::printf("\n");
   int bitwise_pairs = 0;
   for (std::size_t r = 0; r < runs.size(); ++r)
     for (std::size_t q = r + 1; q < runs.size(); ++q) {
-      const bool same_group = batch::has_fma(runs[r].isa) == batch::has_fma(runs[q].isa);
+      const bool same_group = simd::has_fma(runs[r].isa) == simd::has_fma(runs[q].isa);
       bitwise_pairs += same_group;
       for (int f = 0; f < 3; ++f) {
         const auto &a = runs[q].field[f], &b = runs[r].field[f];
@@ -482,12 +483,12 @@ TEST(BeamBatch, SameBitsWithinFmaAndNonFmaInstructionSetsRoundOffBetween) {
           scale = std::max(scale, std::abs(b[i]));
           d = std::max(d, std::abs(a[i] - b[i]));
         }
-        std::printf("%s vs %s, field %d: %ld of %zu differ, max relative %.2g\n", batch::isa_name(runs[q].isa),
-                    batch::isa_name(runs[r].isa), f, mismatches, a.size(), d / scale);
+        std::printf("%s vs %s, field %d: %ld of %zu differ, max relative %.2g\n", simd::isa_name(runs[q].isa),
+                    simd::isa_name(runs[r].isa), f, mismatches, a.size(), d / scale);
         if (same_group) {
-          EXPECT_EQ(mismatches, 0) << batch::isa_name(runs[q].isa) << " vs " << batch::isa_name(runs[r].isa);
+          EXPECT_EQ(mismatches, 0) << simd::isa_name(runs[q].isa) << " vs " << simd::isa_name(runs[r].isa);
         } else {
-          EXPECT_LT(d / scale, 1e-9) << batch::isa_name(runs[q].isa) << " vs " << batch::isa_name(runs[r].isa);
+          EXPECT_LT(d / scale, 1e-9) << simd::isa_name(runs[q].isa) << " vs " << simd::isa_name(runs[r].isa);
           EXPECT_GT(mismatches, 0) << "FMA and unfused runs agree bitwise: the fused products are not fused";
         }
       }

@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "lievi/core/isa.hpp"
 #include "lievi/field/model.hpp"
 #include "lievi/field/noise_field.hpp"
 #include "lievi/field/stepper.hpp"
 #include "lievi/lie/retraction/exp.hpp"
 #include "lievi/models/beam.hpp"
-#include "lievi/models/beam_batch.hpp"
 #include "lievi/models/wave.hpp"
 #include "lievi/noise/wiener.hpp"
 
@@ -302,8 +302,8 @@ TEST(FieldSeam, EveryNodeSolveAgreesWithTheReferenceOnRandomStates) {
   // The reference stops when |F| <= lie_tol max(|M|, scale) (1e-13); every other solve stops at the same
   // test on its own iterate, so the states agree to about that tolerance relative to the field: measured at
   // 2e-13 after one step and 4e-13 after 20 (GCC, x86-64), checked at 1e-11.
-  namespace batch = lievi::models::batch;
-  const batch::Isa start = batch::isa();
+  namespace simd = lievi::simd;
+  const simd::Isa start = simd::isa();
   const std::vector<SolveCase> cases = {
       {"diagonal K (reduced solve, batched sweep)", Inertia::diagonal_isotropic, false, NoiseMode::none},
       {"diagonal K, independent noise", Inertia::diagonal_isotropic, false, NoiseMode::independent},
@@ -340,16 +340,16 @@ TEST(FieldSeam, EveryNodeSolveAgreesWithTheReferenceOnRandomStates) {
         BeamStepper gen = random_run(c, seed, gen_o);
         ASSERT_EQ(gen.sweep(), Sweep::lie);
         check(gen, "generic per-node solve");
-        for (batch::Isa want_isa : batch::usable_isas()) {
-          ASSERT_EQ(batch::force_isa(want_isa), want_isa);
+        for (simd::Isa want_isa : simd::usable_isas()) {
+          ASSERT_EQ(simd::force_isa(want_isa), want_isa);
           BeamStepper bat = random_run(c, seed, BeamStepper::Options{});
           const bool applies = c.inertia == Inertia::diagonal_isotropic;  // damped or not
           ASSERT_EQ(bat.sweep(), applies ? Sweep::batched : Sweep::lie) << c.name;
           if (!applies) break;
-          check(bat, std::string("batched sweep, ") + batch::isa_name(want_isa));
+          check(bat, std::string("batched sweep, ") + simd::isa_name(want_isa));
           ++compared_batched;
         }
-        batch::force_isa(start);
+        simd::force_isa(start);
       }
     }
   }

@@ -33,7 +33,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "lievi/models/beam_batch.hpp"
+#include "lievi/core/isa.hpp"
 #include "lievi/noise/philox.hpp"
 #include "lievi/noise/wiener.hpp"
 #include "noise/frozen_stream.hpp"
@@ -339,14 +339,14 @@ TEST(BoxMuller, FrozenValues) {
 
 TEST(BoxMuller, EveryInstructionSetEqualsScalarBitwise) {
   // The batch kernel is compiled once per instruction set (noise/normals_kernels.inc) and follows the batched
-  // kernels' choice (lievi::models::batch::force_isa). Each set this CPU supports (x86-64: scalar, SSE4, AVX2,
+  // kernels' choice (lievi::models::simd::force_isa). Each set this CPU supports (x86-64: scalar, SSE4, AVX2,
   // AVX-512; AArch64: scalar, NEON), forced in turn, against the scalar rule `stream_normal` (Random123's Philox
   // and the scalar kernels, not the batch code): every count 0..300 from odd and even index0 (the vector packs
   // start at every lane offset and end at every remainder; the block-by-block ends), outputs 8-byte but not
   // 16-byte aligned and 64-byte aligned, the doubles before and after untouched; and the frozen hash.
-  namespace batch = lievi::models::batch;
-  const batch::Isa start = batch::isa();
-  const std::vector<batch::Isa> isas = batch::usable_isas();
+  namespace simd = lievi::simd;
+  const simd::Isa start = simd::isa();
+  const std::vector<simd::Isa> isas = simd::usable_isas();
   ASSERT_GE(isas.size(), 2u) << "the scalar fallback and at least one vector set";
   struct Stream {
     StreamKey key;
@@ -357,9 +357,9 @@ TEST(BoxMuller, EveryInstructionSetEqualsScalarBitwise) {
   const std::uint32_t index0s[] = {0u, 1u, 2u, 7u, 1000u, 1001u, 0xffffffffu - 150u, 0xffffffffu};
   constexpr std::size_t kMax = 300;
   alignas(64) double buf[kMax + 16];
-  for (const batch::Isa want : isas) {
-    ASSERT_EQ(batch::force_isa(want), want);
-    ASSERT_STREQ(detail::stream_normals_isa(), batch::isa_name(want));  // the noise kernel follows the choice
+  for (const simd::Isa want : isas) {
+    ASSERT_EQ(simd::force_isa(want), want);
+    ASSERT_STREQ(detail::stream_normals_isa(), simd::isa_name(want));  // the noise kernel follows the choice
     for (const Stream& st : streams) {
       for (const std::uint32_t index0 : index0s) {
         std::vector<double> ref(kMax);  // index0 + i wraps around 2^32 for the last index0s
@@ -370,10 +370,10 @@ TEST(BoxMuller, EveryInstructionSetEqualsScalarBitwise) {
             double* out = buf + offset;
             stream_normals(st.key, st.step, st.group, index0, count, out);
             for (std::size_t i = 0; i < count; ++i)
-              ASSERT_TRUE(same_bits(out[i], ref[i])) << batch::isa_name(want) << " index0 " << index0 << " count "
+              ASSERT_TRUE(same_bits(out[i], ref[i])) << simd::isa_name(want) << " index0 " << index0 << " count "
                                                      << count << " i " << i << " offset " << offset;
-            ASSERT_EQ(out[count], -12345.0) << batch::isa_name(want) << " count " << count;
-            ASSERT_EQ(out[-1], -12345.0) << batch::isa_name(want) << " count " << count;
+            ASSERT_EQ(out[count], -12345.0) << simd::isa_name(want) << " count " << count;
+            ASSERT_EQ(out[-1], -12345.0) << simd::isa_name(want) << " count " << count;
           }
         }
       }
@@ -387,14 +387,14 @@ TEST(BoxMuller, EveryInstructionSetEqualsScalarBitwise) {
         put_stream_normals({9, 1}, 77, 0, index0, count, Put::add_scaled, scale, added.data());
         for (std::uint32_t i = 0; i < count; ++i) {
           const double z = stream_normal({9, 1}, 77, 0, index0 + i);
-          ASSERT_TRUE(same_bits(scaled[i], scale * z)) << batch::isa_name(want) << " " << count << " " << i;
-          ASSERT_TRUE(same_bits(added[i], before + scale * z)) << batch::isa_name(want) << " " << count << " " << i;
+          ASSERT_TRUE(same_bits(scaled[i], scale * z)) << simd::isa_name(want) << " " << count << " " << i;
+          ASSERT_TRUE(same_bits(added[i], before + scale * z)) << simd::isa_name(want) << " " << count << " " << i;
         }
       }
     }
-    EXPECT_EQ(lievi::test::stream_hash(), lievi::test::kFrozenStreamHash) << batch::isa_name(want);
+    EXPECT_EQ(lievi::test::stream_hash(), lievi::test::kFrozenStreamHash) << simd::isa_name(want);
   }
-  batch::force_isa(start);
+  simd::force_isa(start);
 }
 
 // --- statistics of the normals ---------------------------------------------------------------------------

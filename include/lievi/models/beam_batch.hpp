@@ -21,14 +21,14 @@
 /// products).
 ///
 /// The kernels are compiled for every instruction set Highway targets on the architecture (x86-64: AVX-512,
-/// AVX2 + FMA, SSE4 and scalar; AArch64: NEON and scalar); the widest the CPU supports is used. The ones with
-/// FMA (AVX-512, AVX2, NEON) give the same bits; the ones without (SSE4, scalar) give the same bits as each
-/// other and differ from the first by round-off.
+/// AVX2 + FMA, SSE4 and scalar; AArch64: NEON and scalar) and run the one lievi/core/isa.hpp names
+/// (simd::isa(): the widest the CPU supports, or LIEVI_BATCH_ISA, or simd::force_isa). The ones with FMA
+/// (AVX-512, AVX2, NEON; simd::has_fma) give the same bits; the ones without (SSE4, scalar) give the same
+/// bits as each other and differ from the first by round-off.
 ///
 /// Arrays are the stepper's AoS storage seen as doubles: an SE(3) pose as 12 (R column-major, then p; see
 /// lie::SE3::data), an algebra element as 6 (angular part first).
 #include <cstddef>
-#include <vector>
 
 namespace lievi::models::batch {
 
@@ -41,22 +41,6 @@ inline constexpr int kStartSweeps = 1;
 /// one radian between neighbouring nodes, or per step, is far beyond a resolved run, and keeps every series
 /// short (at most 13 terms).
 inline constexpr double kExpSeriesAngle = 1.0;
-
-/// Instruction sets of the kernels (lanes of a pack): the scalar fallback (1), SSE4 (2, x86-64), NEON (2,
-/// AArch64), AVX2 with FMA (4), AVX-512 (8).
-enum class Isa { scalar, sse4, neon, avx2, avx512 };
-/// The instruction set the kernels use now (at start: the widest the CPU supports, or the one the environment
-/// variable LIEVI_BATCH_ISA = scalar | sse4 | neon | avx2 | avx512 names when the build and the CPU have it).
-[[nodiscard]] Isa isa();
-/// The instruction sets built for this architecture that this CPU supports, narrowest first.
-[[nodiscard]] std::vector<Isa> usable_isas();
-/// Use `want`, or the widest usable one if `want` is not built or not supported; returns the one in use. For
-/// tests and benchmarks; not thread-safe against running kernels.
-Isa force_isa(Isa want);
-/// "scalar", "sse4", "neon", "avx2" or "avx512" (the values LIEVI_BATCH_ISA takes).
-[[nodiscard]] const char* isa_name(Isa i);
-/// Whether the instruction set has fused multiply-add (AVX-512, AVX2, NEON): those give the same bits.
-[[nodiscard]] bool has_fma(Isa i);
 
 /// Sweep 1 on segments [e0, e1): Pi = P (gamma - E), B = ds gamma, f^- = (dtau_B^{-1})^* Pi,
 /// f^+ = (dtau_{-B}^{-1})^* Pi (approx: f^-/+ = Pi -/+ ½ ad*_B Pi; exp: tau = exp, else Cayley). E: 6 per

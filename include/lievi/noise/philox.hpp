@@ -11,9 +11,9 @@
 /// double operations (+, -, *, /, sqrt), integer bit operations and bit selects, so the result is the same on
 /// any IEEE machine and vector width. noise/philox.cpp and noise/wiener.cpp switch FMA contraction off
 /// themselves (#pragma), so a build with FMA (-march=native) still gives the same bits. The batch
-/// (`stream_normals`) is written on Highway's portable vectors and compiled for every instruction set the
-/// batched beam kernels have (x86-64: AVX-512, AVX2, SSE4, scalar; AArch64: NEON, scalar), and uses the one they
-/// use (lievi::models::batch::isa(): the widest the CPU has, or LIEVI_BATCH_ISA); every one gives the scalar
+/// (`stream_normals`) is written on Highway's portable vectors and compiled for every instruction set of
+/// lievi/core/isa.hpp (x86-64: AVX-512, AVX2, SSE4, scalar; AArch64: NEON, scalar), and uses the one chosen
+/// there (lievi::simd::isa(): the widest the CPU has, or LIEVI_BATCH_ISA); every one gives the scalar
 /// function's bits (checked by the tests on each). Do not build them with -ffast-math (it would allow
 /// reassociation).
 ///
@@ -105,7 +105,7 @@ namespace detail {
 [[nodiscard]] double cos_2pi(double u);
 [[nodiscard]] double sin_2pi(double u);
 /// The instruction set `stream_normals` uses now ("avx512", "avx2", "sse4", "neon" or "scalar", the names of
-/// lievi::models::batch::isa_name): for the tests and benchmarks that force each.
+/// lievi::simd::isa_name): for the tests and benchmarks that force each.
 [[nodiscard]] const char* stream_normals_isa();
 /// For the benchmark that splits the cost of a normal (bench/noise_bench.cpp): the batch kernel of
 /// `stream_normals` with its ten Philox rounds replaced by two multiplies of the block counter, 2 nblocks values
