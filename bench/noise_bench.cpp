@@ -22,6 +22,7 @@
 #endif
 
 #include "lievi/noise/philox.hpp"
+#include "lievi/noise/stream_steps.hpp"
 #include "lievi/noise/wiener.hpp"
 
 namespace {
@@ -65,6 +66,25 @@ void BM_NoiseBatchNormals(benchmark::State& state) {
   state.SetLabel(detail::stream_normals_isa());
 }
 BENCHMARK(BM_NoiseBatchNormals)->Arg(1000)->Arg(100000);
+
+/// One block's two normals at range(0) consecutive steps (stream_normals_steps: one step per lane), the
+/// across-steps batch of a source with few normals per step; items = normals.
+void BM_NoiseStepNormals(benchmark::State& state) {
+  const StreamKey key{1, 2};
+  const auto steps = static_cast<std::size_t>(state.range(0));
+  std::vector<double> even(steps), odd(steps);
+  std::uint64_t step = 0;
+  for (auto _ : state) {
+    stream_normals_steps(key, step, kDefaultGroup, 0, steps, even.data(), odd.data());
+    step += steps;
+    benchmark::DoNotOptimize(even.data());
+    benchmark::DoNotOptimize(odd.data());
+    benchmark::ClobberMemory();
+  }
+  set_rate(state, static_cast<std::int64_t>(2 * steps));
+  state.SetLabel(detail::stream_normals_isa());
+}
+BENCHMARK(BM_NoiseStepNormals)->Arg(8)->Arg(64)->Arg(1000);
 
 /// The batch kernel without the Philox rounds (not a stream: for the split of the cost), count = range(0) values.
 void BM_NoiseNormalsWithoutPhilox(benchmark::State& state) {

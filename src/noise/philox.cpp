@@ -34,9 +34,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "lievi/core/isa.hpp"
 #include "lievi/noise/philox.hpp"
+#include "lievi/noise/stream_steps.hpp"
 
 // The scalar kernels below are inlined into stream_normal and the block-by-block path.
 #if defined(__GNUC__)
@@ -229,25 +231,26 @@ struct Target {
   void (*blocks)(StreamKey, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::size_t, Put, double,
                  double*);
   void (*blocks_no_rounds)(std::uint32_t, std::size_t, double*);
+  void (*steps)(StreamKey, std::uint64_t, std::uint32_t, std::uint32_t, std::size_t, double*, double*);
 };
 /// The compiled targets, narrowest first.
 constexpr Target kTargets[] = {
 #if HWY_TARGETS & HWY_SCALAR
-    {simd::Isa::scalar, &N_SCALAR::blocks_isa, &N_SCALAR::blocks_no_rounds_isa},
+    {simd::Isa::scalar, &N_SCALAR::blocks_isa, &N_SCALAR::blocks_no_rounds_isa, &N_SCALAR::steps_isa},
 #elif HWY_TARGETS & HWY_EMU128
-    {simd::Isa::scalar, &N_EMU128::blocks_isa, &N_EMU128::blocks_no_rounds_isa},
+    {simd::Isa::scalar, &N_EMU128::blocks_isa, &N_EMU128::blocks_no_rounds_isa, &N_EMU128::steps_isa},
 #endif
 #if HWY_TARGETS & HWY_SSE4
-    {simd::Isa::sse4, &N_SSE4::blocks_isa, &N_SSE4::blocks_no_rounds_isa},
+    {simd::Isa::sse4, &N_SSE4::blocks_isa, &N_SSE4::blocks_no_rounds_isa, &N_SSE4::steps_isa},
 #endif
 #if HWY_TARGETS & HWY_NEON
-    {simd::Isa::neon, &N_NEON::blocks_isa, &N_NEON::blocks_no_rounds_isa},
+    {simd::Isa::neon, &N_NEON::blocks_isa, &N_NEON::blocks_no_rounds_isa, &N_NEON::steps_isa},
 #endif
 #if HWY_TARGETS & HWY_AVX2
-    {simd::Isa::avx2, &N_AVX2::blocks_isa, &N_AVX2::blocks_no_rounds_isa},
+    {simd::Isa::avx2, &N_AVX2::blocks_isa, &N_AVX2::blocks_no_rounds_isa, &N_AVX2::steps_isa},
 #endif
 #if HWY_TARGETS & HWY_AVX3
-    {simd::Isa::avx512, &N_AVX3::blocks_isa, &N_AVX3::blocks_no_rounds_isa},
+    {simd::Isa::avx512, &N_AVX3::blocks_isa, &N_AVX3::blocks_no_rounds_isa, &N_AVX3::steps_isa},
 #endif
 };
 
@@ -321,6 +324,13 @@ void put_stream_normals(StreamKey key, std::uint64_t step, std::uint32_t group, 
     count -= n;
     i0 = 0;
   }
+}
+
+void stream_normals_steps(StreamKey key, std::uint64_t step0, std::uint32_t group, std::uint32_t block,
+                          std::size_t nsteps, double* even, double* odd) {
+  if (nsteps > 0 && nsteps - 1 > ~std::uint64_t{0} - step0)
+    throw std::out_of_range("noise::stream_normals_steps: the steps go past 2^64 - 1");
+  target().steps(key, step0, group, block, nsteps, even, odd);
 }
 
 namespace detail {

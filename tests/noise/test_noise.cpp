@@ -35,6 +35,7 @@
 
 #include "lievi/core/isa.hpp"
 #include "lievi/noise/philox.hpp"
+#include "lievi/noise/stream_steps.hpp"
 #include "lievi/noise/wiener.hpp"
 #include "noise/frozen_stream.hpp"
 
@@ -395,6 +396,51 @@ TEST(BoxMuller, EveryInstructionSetEqualsScalarBitwise) {
     EXPECT_EQ(lievi::test::stream_hash(), lievi::test::kFrozenStreamHash) << simd::isa_name(want);
   }
   simd::force_isa(start);
+}
+
+TEST(BoxMuller, AcrossStepsEveryInstructionSetEqualsScalarBitwise) {
+  // stream_normals_steps: one block's two normals at consecutive steps, one step per lane, against the scalar
+  // rule at each step, on every instruction set this CPU has: every count 0..80 (packs from every lane offset to
+  // every remainder), steps that carry from the counter's low word into its high word, the last steps before
+  // 2^64, blocks 0, 1 and the last, the doubles around the outputs untouched; and a range past 2^64 refused.
+  namespace simd = lievi::simd;
+  const simd::Isa start = simd::isa();
+  struct Case {
+    StreamKey key;
+    std::uint64_t step0;
+    std::uint32_t group, block;
+  };
+  const Case cases[] = {{{0, 0}, 0, 0, 0},
+                        {{2026, 3}, 123456789, 0, 1},
+                        {{7, 0xffffffffu}, 0xffffffffull - 40, 0, 0},  // the low word wraps inside the range
+                        {{0xffffffffu, 1}, ~std::uint64_t{0} - 79, 5, 0x7fffffffu}};
+  constexpr std::size_t kMax = 80;
+  for (const simd::Isa want : simd::usable_isas()) {
+    ASSERT_EQ(simd::force_isa(want), want);
+    for (const Case& c : cases) {
+      std::vector<double> ref_even(kMax), ref_odd(kMax);
+      for (std::size_t s = 0; s < kMax; ++s) {
+        ref_even[s] = stream_normal(c.key, c.step0 + s, c.group, 2 * c.block);
+        ref_odd[s] = stream_normal(c.key, c.step0 + s, c.group, 2 * c.block + 1);
+      }
+      for (std::size_t count = 0; count <= kMax; ++count) {
+        std::vector<double> even(count + 2, -12345.0), odd(count + 2, -12345.0);
+        stream_normals_steps(c.key, c.step0, c.group, c.block, count, even.data() + 1, odd.data() + 1);
+        for (std::size_t s = 0; s < count; ++s) {
+          ASSERT_TRUE(same_bits(even[s + 1], ref_even[s])) << simd::isa_name(want) << " count " << count << " s " << s;
+          ASSERT_TRUE(same_bits(odd[s + 1], ref_odd[s])) << simd::isa_name(want) << " count " << count << " s " << s;
+        }
+        ASSERT_EQ(even.front(), -12345.0);
+        ASSERT_EQ(even.back(), -12345.0) << simd::isa_name(want) << " count " << count;
+        ASSERT_EQ(odd.back(), -12345.0) << simd::isa_name(want) << " count " << count;
+      }
+    }
+  }
+  simd::force_isa(start);
+  double e[2], o[2];
+  EXPECT_THROW(stream_normals_steps({1, 2}, ~std::uint64_t{0}, 0, 0, 2, e, o), std::out_of_range);
+  EXPECT_NO_THROW(stream_normals_steps({1, 2}, ~std::uint64_t{0}, 0, 0, 1, e, o));
+  EXPECT_TRUE(same_bits(e[0], stream_normal({1, 2}, ~std::uint64_t{0}, 0, 0)));
 }
 
 // --- statistics of the normals ---------------------------------------------------------------------------
