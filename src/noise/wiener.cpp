@@ -10,6 +10,8 @@
 
 #include "lievi/noise/wiener.hpp"
 
+#include "lievi/noise/stream_steps.hpp"
+
 #include <algorithm>
 #include <cfloat>
 #include <charconv>
@@ -85,6 +87,37 @@ void WienerIncrements::increments(std::uint64_t n, std::uint32_t mode0, std::siz
     for (std::uint64_t i = 1; i < fine; ++i) put_stream_normals(key_, first + i, kDefaultGroup, m0, len, Put::add_scaled, s, o);
     if (truncate_) {
       for (std::size_t j = 0; j < len; ++j) o[j] = clip(o[j], clip_dw_);
+    }
+  }
+}
+
+void WienerIncrements::increments_steps(std::uint64_t n0, std::size_t nsteps, std::uint32_t mode0, std::size_t count,
+                                        double* out, double* work) const {
+  if (nsteps == 0 || count == 0) return;
+  const std::uint64_t last = n0 + (nsteps - 1);
+  if (last < n0 || (m_ > 0 && (last >> (64 - m_)) != 0))
+    throw std::out_of_range("WienerIncrements: coarse step index too large");
+  if (count > (std::uint64_t{1} << 32) - mode0)
+    throw std::out_of_range("WienerIncrements: the modes go past 2^32 - 1");
+  const std::uint64_t fine = std::uint64_t{1} << m_;
+  const std::size_t nfine = nsteps << m_;
+  const double s = sqrt_base_dt_;
+  double* even = work;
+  double* odd = work + nfine;
+  // each block of the modes once, across all the fine steps; then each mode's coarse sums in the scalar order
+  for (std::uint64_t k = mode0; k < std::uint64_t{mode0} + count;) {
+    const auto block = static_cast<std::uint32_t>(k >> 1);
+    stream_normals_steps(key_, n0 << m_, kDefaultGroup, block, nfine, even, odd);
+    const std::uint64_t block_end = (std::uint64_t{block} + 1) << 1;
+    for (; k < block_end && k < std::uint64_t{mode0} + count; ++k) {
+      const double* z = (k & 1u) != 0 ? odd : even;
+      const std::size_t col = static_cast<std::size_t>(k - mode0);
+      for (std::size_t c = 0; c < nsteps; ++c) {
+        const double* zc = z + (c << m_);
+        double w = s * zc[0];
+        for (std::uint64_t i = 1; i < fine; ++i) w += s * zc[i];
+        out[c * count + col] = truncate_ ? clip(w, clip_dw_) : w;
+      }
     }
   }
 }

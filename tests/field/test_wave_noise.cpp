@@ -71,6 +71,35 @@ std::vector<double> to_vec(const NodeField<double>& f) { return {f.data(), f.dat
 
 }  // namespace
 
+TEST(WaveNoise, BufferedFewModeNoiseIsDrawnStepByStepBitwise) {
+  // `common` and few-`modes` noise are drawn 64 fine steps at a time (the noise field's buffer); each step's
+  // increments must be those of WienerIncrements one step at a time, bitwise, for steps taken in order, a step
+  // drawn again, jumps back and forward (a resumed run), every refinement m with a buffer (m <= 6) and one
+  // without (m = 7), and the scale applied after.
+  const Grid grid(Layout::vertex, 17, 1.0, End::free, End::free);
+  for (const int m : {0, 1, 6, 7}) {
+    const WienerIncrements inc({3, 9}, 1e-4, m);
+    for (const std::size_t K : {std::size_t{1}, std::size_t{3}, std::size_t{8}}) {
+      const bool common = K == 1;
+      std::vector<std::vector<double>> modes(common ? 0 : K, std::vector<double>(static_cast<std::size_t>(grid.n_nodes()), 0.5));
+      NoiseField<double> f(grid, common ? NoiseMode::common : NoiseMode::modes, 1.0, modes, inc);
+      std::vector<std::uint64_t> order;
+      for (std::uint64_t n = 0; n < 150; ++n) order.push_back(n);
+      for (const std::uint64_t n : {std::uint64_t{149}, std::uint64_t{3}, std::uint64_t{1000}, std::uint64_t{999},
+                                    std::uint64_t{1064}, std::uint64_t{0}})
+        order.push_back(n);
+      for (const std::uint64_t n : order) {
+        f.draw(n);
+        for (std::size_t k = 0; k < K; ++k)
+          ASSERT_EQ(f.raw()[k], inc.increment(n, static_cast<std::uint32_t>(k))) << "m " << m << " K " << K << " n " << n;
+      }
+      f.set_scale(0.5);
+      f.draw(7);
+      ASSERT_EQ(f.raw()[0], inc.increment(7, 0) * 0.5);
+    }
+  }
+}
+
 TEST(WaveNoise, TypeIEqualsTextbookWithSameNoise) {
   const long J = 50;
   const Grid grid = cell_free(J);

@@ -648,6 +648,36 @@ TEST(Wiener, BatchEqualsScalarBitwise) {
   }
 }
 
+TEST(Wiener, AcrossStepsEqualsOneStepAtATimeBitwise) {
+  // increments_steps (the fine normals made one block at a time across the steps) against increment() of each
+  // step and mode: m = 0, 2 and 6, with and without truncation, modes from an odd and an even first mode, the
+  // last steps the counter holds, and a range past them refused.
+  for (const int m : {0, 2, 6}) {
+    for (const bool truncate : {false, true}) {
+      const WienerIncrements w({17, 5}, 1e-3, m, truncate);
+      for (const std::uint32_t mode0 : {0u, 3u}) {
+        for (const std::size_t count : {std::size_t{1}, std::size_t{2}, std::size_t{5}}) {
+          for (const std::uint64_t n0 : {std::uint64_t{0}, std::uint64_t{12345}}) {
+            const std::size_t steps = 19;
+            std::vector<double> out(steps * count), work(w.steps_work(steps));
+            w.increments_steps(n0, steps, mode0, count, out.data(), work.data());
+            for (std::size_t c = 0; c < steps; ++c)
+              for (std::size_t k = 0; k < count; ++k)
+                ASSERT_TRUE(same_bits(out[c * count + k], w.increment(n0 + c, mode0 + static_cast<std::uint32_t>(k))))
+                    << "m " << m << " truncate " << truncate << " mode0 " << mode0 << " step " << c << " mode " << k;
+          }
+        }
+      }
+    }
+  }
+  const WienerIncrements w({1, 1}, 1e-3, 2);
+  const std::uint64_t top = ~std::uint64_t{0} >> 2;  // the last coarse step of m = 2
+  std::vector<double> out(4), work(w.steps_work(4));
+  w.increments_steps(top - 3, 4, 0, 1, out.data(), work.data());
+  EXPECT_TRUE(same_bits(out[3], w.increment(top, 0)));
+  EXPECT_THROW(w.increments_steps(top - 2, 4, 0, 1, out.data(), work.data()), std::out_of_range);
+}
+
 TEST(Wiener, SameNumbersForAnyThreadCountAndSplit) {
   // A steps x modes field of increments, serial, then in OpenMP loops with 1 and 2 threads, each thread taking
   // interleaved, odd-sized blocks of modes (dynamic schedule): bitwise identical.

@@ -58,6 +58,13 @@ class NoiseField {
     } else {
       dW_.assign(1, 0.0);
     }
+    // few normals a step: drawn kBufferFine fine steps at a time, across the steps (one step per SIMD lane)
+    if ((mode_ == NoiseMode::common || (mode_ == NoiseMode::modes && dW_.size() <= kFewModes)) &&
+        inc_.refine_log2() <= 6) {
+      buffer_steps_ = std::size_t{kBufferFine} >> inc_.refine_log2();
+      buffer_.assign(buffer_steps_ * dW_.size(), 0.0);
+      work_.assign(inc_.steps_work(buffer_steps_), 0.0);
+    }
   }
 
   [[nodiscard]] NoiseMode mode() const { return mode_; }
@@ -90,9 +97,11 @@ class NoiseField {
       case NoiseMode::none:
         return;
       case NoiseMode::common:
+        if (buffer_steps_ > 0) return from_buffer(n);
         dW_[0] = inc_.increment(n, 0);
         return;
       case NoiseMode::modes:
+        if (buffer_steps_ > 0) return from_buffer(n);
         inc_.increments(n, 0, dW_.size(), dW_.data());
         return;
       case NoiseMode::independent: {
@@ -140,6 +149,26 @@ class NoiseField {
   [[nodiscard]] const Algebra& amplitude() const { return theta_; }
 
  private:
+  /// The increments of step n from the buffer of steps [buffered_, buffered_ + filled_), refilled from step n
+  /// when n is not there (the steps taken in order, a resumed run, a repeated draw): the same bits as drawn
+  /// one step at a time (WienerIncrements::increments_steps), so the buffer is not part of the state.
+  void from_buffer(std::uint64_t n) {
+    if (!(filled_ > 0 && n >= buffered_ && n - buffered_ < filled_)) refill(n);
+    const std::size_t K = dW_.size();
+    std::copy_n(buffer_.data() + (n - buffered_) * K, K, dW_.data());
+  }
+  /// The buffer from step n on (out of line: once every buffer_steps_ steps, and kept out of the step's code).
+  [[gnu::noinline]] void refill(std::uint64_t n) {
+    // no step beyond the last the counter holds (2^64 - 1 fine steps): there increments_steps throws for n
+    const int m = inc_.refine_log2();
+    const std::uint64_t top = m == 0 ? ~std::uint64_t{0} : (~std::uint64_t{0} >> m);
+    const std::uint64_t room = n <= top ? top - n : 0;
+    const std::size_t steps = room < buffer_steps_ - 1 ? static_cast<std::size_t>(room) + 1 : buffer_steps_;
+    inc_.increments_steps(n, steps, 0, dW_.size(), buffer_.data(), work_.data());
+    buffered_ = n;
+    filled_ = steps;
+  }
+
   [[nodiscard]] bool is_clamped(std::ptrdiff_t j) const {
     return (j == 0 && clamped_first_) || (j == n_nodes_ - 1 && clamped_last_);
   }
@@ -153,6 +182,13 @@ class NoiseField {
   bool clamped_first_ = false, clamped_last_ = false;
   std::vector<double> dW_;
   double scale_ = 1.0;
+  /// The across-steps buffer of `common` and few-`modes` noise (see from_buffer): fine steps per refill, the
+  /// largest mode count buffered, the steps a refill holds, and the buffer (steps x modes) with its workspace.
+  static constexpr unsigned kBufferFine = 64;
+  static constexpr std::size_t kFewModes = 8;
+  std::size_t buffer_steps_ = 0, filled_ = 0;
+  std::uint64_t buffered_ = 0;
+  std::vector<double> buffer_, work_;
 };
 
 }  // namespace lievi::field

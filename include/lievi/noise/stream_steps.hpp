@@ -8,7 +8,9 @@
 /// lane of a pack, and such a source pays the scalar rule's price per block (about 32 ns here against 5.5 ns per
 /// block in a full pack; docs/performance.md, "Normals across ensemble paths"). The normals of a stream at
 /// consecutive steps differ only in the counter's step words, so a pack can hold consecutive steps instead: the
-/// same rule (philox.hpp), the same bits as `stream_normal`, on every instruction set.
+/// same rule (philox.hpp), the same bits as `stream_normal`, on every instruction set. The Wiener increments
+/// across steps (WienerIncrements::increments_steps) and the noise field's buffer of `common` and few-`modes`
+/// noise use it.
 #include <cstddef>
 #include <cstdint>
 

@@ -52,6 +52,15 @@ class WienerIncrements {
   /// `stream_normals` (vectorised); allocates nothing.
   void increments(std::uint64_t n, std::uint32_t mode0, std::size_t count, double* out) const;
 
+  /// Across steps: out[s count + k] = increment(n0 + s, mode0 + k) for s in [0, nsteps), k in [0, count),
+  /// bitwise; the fine normals of all the steps made one block at a time across the steps
+  /// (stream_normals_steps), for sources with few modes (`common` noise, a few `modes`). `work` holds at least
+  /// steps_work(nsteps) doubles (no allocation here). Throws std::out_of_range as increment() for the last step.
+  void increments_steps(std::uint64_t n0, std::size_t nsteps, std::uint32_t mode0, std::size_t count, double* out,
+                        double* work) const;
+  /// The doubles of `work` that increments_steps needs for nsteps steps.
+  [[nodiscard]] std::size_t steps_work(std::size_t nsteps) const { return 2 * (nsteps << m_); }
+
  private:
   StreamKey key_{};
   double base_dt_ = 1.0, sqrt_base_dt_ = 1.0, dt_ = 1.0;
