@@ -47,7 +47,6 @@
 // segment, rho A per node; the batched sweeps' diagonal K (4 doubles) per node and diagonal P (6) per segment.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -69,6 +68,8 @@
 #include "lievi/lie/se3.hpp"
 #include "lievi/models/beam.hpp"
 #include "lievi/noise/wiener.hpp"
+
+#include "bench_support.hpp"
 
 namespace {
 
@@ -102,17 +103,7 @@ constexpr std::int64_t kNodeStepsPerRun = 1'000'000;
 
 std::int64_t steps_for(std::int64_t J) { return std::max<std::int64_t>(10, kNodeStepsPerRun / J); }
 
-/// Sets the thread count for one benchmark and restores the previous one.
-class ThreadScope {
- public:
-  explicit ThreadScope(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~ThreadScope() { omp_set_num_threads(saved_); }
-  ThreadScope(const ThreadScope&) = delete;
-  ThreadScope& operator=(const ThreadScope&) = delete;
-
- private:
-  int saved_;
-};
+using lievi::bench::ThreadScope;
 
 /// What a rod benchmark varies: the variant, the Type-I noise (none, common, independent, or K spatial modes
 /// Theta cos(k pi s / L), k < K) and, for Type-II, the constant-Theta potential (common or independent).

@@ -1,14 +1,13 @@
-// Normals across ensemble paths (issue 25): is a batch of normals across the paths of an ensemble worth
-// building? An ensemble (`lievi run FILE --paths N`, src/run/ensemble.cpp) steps each path with its own
-// stepper, and a path with `common` noise (one Brownian motion) or `modes` noise (K of them) draws one
-// normal, or K, per step (noise.base_dt = dt; 2^m times as many for base_dt = dt / 2^m): too few to fill a
-// vector, so they come from the scalar rule (K <= 4) or a mostly empty pack. This file times that per-path
-// draw and the whole path-step it belongs to, for the models that take noise with --paths (wave and beam), at
-// small J:
+// Normals across ensemble paths (issue 25). An ensemble (`lievi run FILE --paths N`, src/run/ensemble.cpp)
+// steps each path with its own stepper, and a path with `common` noise (one Brownian motion) or `modes` noise
+// (K of them) draws one normal, or K, per step (noise.base_dt = dt; 2^m times as many for base_dt = dt / 2^m):
+// too few to fill a vector across the modes. The noise field therefore draws them across steps, 64 fine steps
+// at a time (K <= 8; noise/stream_steps.hpp); more modes come from the batch kernel across the modes. This file
+// times that per-path draw and the whole path-step it belongs to, for the models that take noise with --paths
+// (wave and beam), at small J:
 //
-//  - EnsembleNoise/Draw/K: NoiseField::draw of one step as a path's stepper calls it; K = 1 is `common`
-//    (WienerIncrements::increment, the scalar rule), K > 1 `modes` with K modes
-//    (WienerIncrements::increments: the scalar rule for K <= 4, else the batch kernel);
+//  - EnsembleNoise/Draw/K: NoiseField::draw of one step as a path's stepper calls it (one refill of the
+//    buffer every 64 draws included); K = 1 is `common`, K > 1 `modes` with K modes;
 //  - EnsembleNoise/Wave/K/J: one step of StaggeredStepper<Wave<1>, TypeI> (the problem of
 //    bench/wave_bench.cpp, J cells), the draw included;
 //  - EnsembleNoise/Beam/K/J: one step of StaggeredStepper<Beam<Cayley<SE3>>> (the clamped rod under gravity
@@ -17,12 +16,9 @@
 // Noise: K = 1 `common` with Theta = 0.01 (beam: on all six components; wave: 0.1), K > 1 `modes` with the
 // cosine modes (Theta / K) cos(k pi s / L), k < K, stream (7, 0), base_dt = dt. One iteration = one step (one
 // draw); 1 thread. The steps time the stepper alone: the CLI's per-path observers and output make a path-step
-// longer, so draw / step here is an upper bound of the draw's share. A perfect batch across paths would make
-// these normals at the batch kernel's cost per normal (BM_NoiseBatchNormals/100000 in bench/noise_bench.cpp),
-// one Philox block per normal for `common` (the paths share no block: only output 0 of each path's block 0 is
-// used) and per two normals for `modes`; docs/performance.md, "Normals across ensemble paths", has the table.
+// longer, so draw / step here is an upper bound of the draw's share. docs/performance.md, "Normals across
+// ensemble paths", has the figures with the draws one step at a time and across steps.
 #include <benchmark/benchmark.h>
-#include <omp.h>
 
 #include <cmath>
 #include <cstddef>
@@ -41,6 +37,8 @@
 #include "lievi/models/beam.hpp"
 #include "lievi/models/wave.hpp"
 #include "lievi/noise/wiener.hpp"
+
+#include "bench_support.hpp"
 
 namespace {
 
@@ -65,17 +63,7 @@ constexpr std::int64_t kRestart = 2000;  // steps from the initial state (see BM
 constexpr double kWaveTheta = 0.1;       // as bench/wave_bench.cpp
 constexpr double kBeamTheta = 0.01;      // as bench/beam_bench.cpp
 
-/// Sets the thread count for one benchmark and restores the previous one.
-class ThreadScope {
- public:
-  explicit ThreadScope(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~ThreadScope() { omp_set_num_threads(saved_); }
-  ThreadScope(const ThreadScope&) = delete;
-  ThreadScope& operator=(const ThreadScope&) = delete;
-
- private:
-  int saved_;
-};
+using lievi::bench::ThreadScope;
 
 /// `common` noise (K = 1) with amplitude theta, or K cosine modes (theta / K) cos(k pi s / L), k < K (the sum
 /// of the modes' amplitudes is theta: the beam's Newton solve fails within 0.05 s under 16 modes of amplitude

@@ -35,6 +35,8 @@
 #include "lievi/noise/philox.hpp"
 #include "lievi/noise/wiener.hpp"
 
+#include "bench_support.hpp"
+
 namespace {
 
 using lievi::field::End;
@@ -54,17 +56,7 @@ constexpr std::int64_t kNodeStepsPerRun = 5'000'000;
 
 std::int64_t steps_for(std::int64_t J) { return std::max<std::int64_t>(10, kNodeStepsPerRun / J); }
 
-/// Sets the thread count for one benchmark and restores the previous one.
-class ThreadScope {
- public:
-  explicit ThreadScope(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~ThreadScope() { omp_set_num_threads(saved_); }
-  ThreadScope(const ThreadScope&) = delete;
-  ThreadScope& operator=(const ThreadScope&) = delete;
-
- private:
-  int saved_;
-};
+using lievi::bench::ThreadScope;
 
 void set_node_step_rate(benchmark::State& state, std::int64_t per_iteration) {
   const std::int64_t n = static_cast<std::int64_t>(state.iterations()) * per_iteration;

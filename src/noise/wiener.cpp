@@ -10,8 +10,6 @@
 
 #include "lievi/noise/wiener.hpp"
 
-#include "lievi/noise/stream_steps.hpp"
-
 #include <algorithm>
 #include <cfloat>
 #include <charconv>
@@ -20,6 +18,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+
+#include "lievi/noise/stream_steps.hpp"
 
 namespace lievi::noise {
 
@@ -99,6 +99,7 @@ void WienerIncrements::increments_steps(std::uint64_t n0, std::size_t nsteps, st
     throw std::out_of_range("WienerIncrements: coarse step index too large");
   if (count > (std::uint64_t{1} << 32) - mode0)
     throw std::out_of_range("WienerIncrements: the modes go past 2^32 - 1");
+  if (nsteps > (SIZE_MAX >> m_) / 2) throw std::length_error("WienerIncrements: too many fine steps for one call");
   const std::uint64_t fine = std::uint64_t{1} << m_;
   const std::size_t nfine = nsteps << m_;
   const double s = sqrt_base_dt_;

@@ -42,10 +42,6 @@ class MpiComm final : public Comm {
     check(b_.recv(m.data(), bytes, source, kTag), "receive from rank " + std::to_string(source));
     return m;
   }
-  void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes,
-                int source) override {
-    check(b_.sendrecv(send, send_bytes, dest, recv, recv_bytes, source, kTag + 1), "halo exchange");
-  }
   void start_exchange(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes,
                       int source) override {
     check(b_.isendrecv(send, send_bytes, dest, recv, recv_bytes, source, kTag + 2), "halo exchange");

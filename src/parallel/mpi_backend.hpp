@@ -29,9 +29,6 @@ struct MpiBackend {
   int (*recv)(void* data, std::size_t bytes, int source, int tag);
   /// MPI_Abort(MPI_COMM_WORLD, code): ends every rank.
   void (*abort)(int code);
-  /// MPI_Sendrecv: `send_bytes` to `dest` while receiving `recv_bytes` from `source` (-1: no such rank).
-  int (*sendrecv)(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes, int source,
-                  int tag);
   /// Every rank's `bytes` bytes (the same count on all) into `out`, in rank order (size x bytes).
   int (*allgather)(const void* data, std::size_t bytes, void* out);
   /// Every rank's message of its own length into `out` (the lengths `counts`, offsets `displs`, in bytes).

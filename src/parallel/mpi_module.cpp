@@ -82,15 +82,6 @@ int recv(void* data, std::size_t bytes, int source, int tag) {
 
 void abort_all(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 
-int sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes, int source,
-             int tag) {
-  int ns = 0, nr = 0;
-  if (const int rc = bytes_count(send_bytes, &ns); rc != MPI_SUCCESS) return rc;
-  if (const int rc = bytes_count(recv_bytes, &nr); rc != MPI_SUCCESS) return rc;
-  return MPI_Sendrecv(send, ns, MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, tag, recv, nr, MPI_BYTE,
-                      source < 0 ? MPI_PROC_NULL : source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-}
-
 int allgather(const void* data, std::size_t bytes, void* out) {
   int n = 0;
   if (const int rc = bytes_count(bytes, &n); rc != MPI_SUCCESS) return rc;
@@ -142,7 +133,6 @@ const MpiBackend table = {lievi::parallel::detail::kMpiBackendAbi,
                           probe,
                           recv,
                           abort_all,
-                          sendrecv,
                           allgather,
                           allgatherv,
                           isendrecv,

@@ -49,14 +49,6 @@ std::pair<int, int> neighbours(int r, int R, bool periodic) {
 }
 }  // namespace
 
-void CommExchange::halo(const double* to_left, double* from_right, const double* to_right, double* from_left,
-                        std::size_t count, bool periodic) {
-  const auto [left, right] = neighbours(rank(), size(), periodic);
-  const std::size_t bytes = count * sizeof(double);
-  if (to_left) comm_.sendrecv(to_left, bytes, left, from_right, bytes, right);
-  if (to_right) comm_.sendrecv(to_right, bytes, right, from_left, bytes, left);
-}
-
 void CommExchange::halo_start(const double* to_left, double* from_right, const double* to_right, double* from_left,
                               std::size_t count, bool periodic) {
   const auto [left, right] = neighbours(rank(), size(), periodic);

@@ -19,8 +19,6 @@ class CommExchange final : public field::FieldExchange {
   [[nodiscard]] int rank() const override { return comm_.rank(); }
   [[nodiscard]] int size() const override { return comm_.size(); }
   [[nodiscard]] const std::vector<std::ptrdiff_t>& cuts() const override { return cuts_; }
-  void halo(const double* to_left, double* from_right, const double* to_right, double* from_left, std::size_t count,
-            bool periodic) override;
   void halo_start(const double* to_left, double* from_right, const double* to_right, double* from_left,
                   std::size_t count, bool periodic) override;
   void halo_finish() override { comm_.finish_exchanges(); }

@@ -676,6 +676,8 @@ TEST(Wiener, AcrossStepsEqualsOneStepAtATimeBitwise) {
   w.increments_steps(top - 3, 4, 0, 1, out.data(), work.data());
   EXPECT_TRUE(same_bits(out[3], w.increment(top, 0)));
   EXPECT_THROW(w.increments_steps(top - 2, 4, 0, 1, out.data(), work.data()), std::out_of_range);
+  const WienerIncrements w40({1, 1}, 1e-15, 40);  // 2^40 fine steps a step: the workspace's size overflows
+  EXPECT_THROW(w40.increments_steps(0, SIZE_MAX >> 40, 0, 1, nullptr, nullptr), std::length_error);
 }
 
 TEST(Wiener, SameNumbersForAnyThreadCountAndSplit) {

@@ -17,20 +17,15 @@ class FieldExchange {
   /// The first node of every block and the node count at the end (size() + 1 values): block r steps the
   /// nodes [cuts[r], cuts[r + 1]) and the segments that start at them.
   [[nodiscard]] virtual const std::vector<std::ptrdiff_t>& cuts() const = 0;
-  /// The halo: `count` doubles at `to_left` go to the block on the left and arrive at its `from_right`;
-  /// `to_right` to the block on the right, arriving at its `from_left`. On a periodic grid the first and the
-  /// last block are neighbours (with one block, itself); otherwise the ends have no neighbour there and
-  /// the pointers that way are not used. Either pair may be null (that direction is not exchanged).
-  virtual void halo(const double* to_left, double* from_right, const double* to_right, double* from_left,
-                    std::size_t count, bool periodic) = 0;
-  /// The halo overlapped with computation: start it and return at once; the values have arrived (and the
-  /// buffers may be touched again) when halo_finish() returns. One halo at a time. By default the blocking
-  /// halo() (an exchange with nothing to overlap).
+  /// The halo, started here and overlapped with computation: `count` doubles at `to_left` go to the block on
+  /// the left and arrive at its `from_right`; `to_right` to the block on the right, arriving at its
+  /// `from_left`. On a periodic grid the first and the last block are neighbours (with one block, itself);
+  /// otherwise the ends have no neighbour there and the pointers that way are not used. Either pair may be null
+  /// (that direction is not exchanged). Returns at once: the values have arrived, and the buffers may be
+  /// touched again, when halo_finish() returns. One halo at a time.
   virtual void halo_start(const double* to_left, double* from_right, const double* to_right, double* from_left,
-                          std::size_t count, bool periodic) {
-    halo(to_left, from_right, to_right, from_left, count, periodic);
-  }
-  virtual void halo_finish() {}
+                          std::size_t count, bool periodic) = 0;
+  virtual void halo_finish() = 0;
   /// Every block's `mine`, concatenated in block order, on every block.
   [[nodiscard]] virtual std::vector<double> all_gather(const std::vector<double>& mine) = 0;
   /// Every block's `count` doubles at `mine` (the same count on every block) into `all` (size() x count), in

@@ -869,8 +869,9 @@ class StaggeredStepper {
     const bool approx = opt_.variant == Variant::approx;
     // per-node outcome: iterations (>= 0) or -1 - iterations on failure; residual of a failure
     std::vector<int>& its = its_;
-    if (its.size() != static_cast<std::size_t>(n)) its.assign(static_cast<std::size_t>(n), 0), res_.assign(static_cast<std::size_t>(n), 0.0);
-    std::fill(its.begin() + lo_, its.begin() + hi_, 0);  // only the nodes this sweep reads back
+    its.resize(static_cast<std::size_t>(n));  // sized once
+    res_.resize(static_cast<std::size_t>(n));
+    std::fill(its.begin() + lo_, its.begin() + hi_, 0);  // only the nodes this sweep steps and reads back
     std::fill(res_.begin() + lo_, res_.begin() + hi_, 0.0);
     const bool damped = model_.has_damping(), noisy = noise_.mode() != NoiseMode::none;
     auto post = [approx](const Algebra& x, const Algebra& mu) {

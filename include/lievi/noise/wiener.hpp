@@ -55,7 +55,8 @@ class WienerIncrements {
   /// Across steps: out[s count + k] = increment(n0 + s, mode0 + k) for s in [0, nsteps), k in [0, count),
   /// bitwise; the fine normals of all the steps made one block at a time across the steps
   /// (stream_normals_steps), for sources with few modes (`common` noise, a few `modes`). `work` holds at least
-  /// steps_work(nsteps) doubles (no allocation here). Throws std::out_of_range as increment() for the last step.
+  /// steps_work(nsteps) doubles (no allocation here). Throws std::out_of_range as increment() for the last step,
+  /// std::length_error when steps_work(nsteps) would not fit in a size_t.
   void increments_steps(std::uint64_t n0, std::size_t nsteps, std::uint32_t mode0, std::size_t count, double* out,
                         double* work) const;
   /// The doubles of `work` that increments_steps needs for nsteps steps.

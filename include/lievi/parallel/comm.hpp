@@ -25,9 +25,6 @@ class Comm {
   virtual void send(const std::vector<char>& message, int dest) = 0;
   /// The next message from `source`.
   [[nodiscard]] virtual std::vector<char> recv(int source) = 0;
-  /// Send `send_bytes` to `dest` while receiving `recv_bytes` from `source` (-1: none that way).
-  virtual void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv, std::size_t recv_bytes,
-                        int source) = 0;
   /// Start sending `send_bytes` to `dest` and receiving `recv_bytes` from `source` (-1: none that way) and
   /// return at once; both buffers must stay untouched until finish_exchanges(), which completes every exchange
   /// started since the last call (for halos overlapped with computation).
