@@ -12,7 +12,9 @@
 // Beam/CayleyGeneric/J/1 (J = 100, 1e3, 1e4): Beam/Cayley with Options::batched = false, the generic per-node
 // path the batched sweeps (models/beam_batch.hpp) replace. Beam/CayleyDamped, Beam/CayleyDampedGeneric,
 // Beam/CayleyDampedIndependent (J = 100, 1e3, 1e4, 1 thread): the rod with mass-proportional damping 0.1 / s
-// (Beam::set_damping(0.1, 0.1)), batched, generic, and batched with independent noise. Beam/Cayley runs the kernels of the widest ISA
+// (Beam::set_damping(0.1, 0.1)), batched, generic, and batched with independent noise. Beam/CayleyCoupled,
+// Beam/CayleyCoupledGeneric (the same J): the rod with a stiffness P that couples twist and bend, twist and
+// stretch and the two shears (RodCase::coupled), batched (all of P per segment) and generic. Beam/Cayley runs the kernels of the widest ISA
 // the CPU has; LIEVI_BATCH_ISA=avx2, sse4 or scalar in the environment measures the narrower ones.
 // Items processed = node-steps (J + 1 nodes per step, vertex layout), so "items_per_second" is node-steps/s and
 // "ns_per_node_step" its inverse; wall-clock times (UseRealTime: the sweeps are OpenMP loops).
@@ -114,6 +116,9 @@ struct RodCase {
   bool batched = true;  ///< Options::batched (false: the generic per-node path, for comparison)
   /// mass-proportional damping rate (Beam::set_damping(c, c), 1/s; 0: none)
   double damping = 0.0;
+  /// a stiffness that couples the strains (a `matrix` section's P): twist-bend 0.4, twist-stretch -0.3 and
+  /// shear-shear 0.2 of the geometric means of the diagonal entries
+  bool coupled = false;
 };
 
 /// The clamped rod under gravity with J segments (J + 1 nodes), straight along x and at rest.
@@ -126,6 +131,13 @@ lievi::field::StaggeredStepper<Beam<Ret>, Noise> make_rod(std::ptrdiff_t J, cons
   B beam = B::uniform(Section::square(kRho, kE, kNu, kEdge), n, grid.n_segments());
   beam.gravity = Vec3(0.0, 0.0, -kGravity);
   if (c.damping > 0.0) beam.set_damping(c.damping, c.damping);
+  if (c.coupled)
+    for (Mat6& P : beam.P_seg) {
+      auto couple = [&](int i, int k, double r) { P(i, k) = P(k, i) = r * std::sqrt(P(i, i) * P(k, k)); };
+      couple(0, 1, 0.4);
+      couple(0, 3, -0.3);
+      couple(4, 5, 0.2);
+    }
   typename S::Options o;
   o.dt = kDtFraction * beam.stable_dt(grid.ds());
   o.variant = c.variant;
@@ -315,6 +327,9 @@ const bool registered = [] {
     add("Beam/CayleyDamped", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, true, 0.1}, n, 1);
     add("Beam/CayleyDampedGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false, 0.1}, n, 1);
     add("Beam/CayleyDampedIndependent", BM_Rod<Cayley>, {Variant::exact, NoiseMode::independent, 0, true, 0.1}, n, 1);
+    // a coupled stiffness (all of P per segment): batched, and the generic path
+    add("Beam/CayleyCoupled", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, true, 0.0, true}, n, 1);
+    add("Beam/CayleyCoupledGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false, 0.0, true}, n, 1);
   }
   for (std::int64_t n : {std::int64_t{1000}, std::int64_t{10000}})
     for (std::int64_t t : {1, 2}) {

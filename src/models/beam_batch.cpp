@@ -80,7 +80,7 @@ namespace {
 struct Target {
   simd::Isa isa;
   bool (*stresses)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, const double*, const double*, bool, bool,
-                   bool, double*, double*);
+                   bool, bool, double*, double*);
   bool (*strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
   bool (*exp_strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
   bool (*approx_strains)(std::ptrdiff_t, std::ptrdiff_t, double, const double*, double*);
@@ -122,8 +122,8 @@ const Target& target() {
 }  // namespace
 
 bool stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-              const double* p6, bool uniform, bool approx, bool exp, double* fm, double* fp) {
-  return e1 > e0 && target().stresses(e0, e1, ds, gamma, E, p6, uniform, approx, exp, fm, fp);
+              const double* p, bool full_p, bool uniform, bool approx, bool exp, double* fm, double* fp) {
+  return e1 > e0 && target().stresses(e0, e1, ds, gamma, E, p, full_p, uniform, approx, exp, fm, fp);
 }
 bool approx_strains(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* A, double* gamma) {
   return e1 > e0 && target().approx_strains(e0, e1, ds, A, gamma);

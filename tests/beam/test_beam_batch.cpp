@@ -33,6 +33,7 @@ using lievi::field::NoiseField;
 using lievi::field::NoiseMode;
 using lievi::field::StaggeredStepper;
 using lievi::lie::Mat3;
+using lievi::lie::Mat6;
 using lievi::lie::SE3;
 using lievi::lie::Vec3;
 using lievi::lie::Vec6;
@@ -68,6 +69,9 @@ struct Case {
   bool approx = false;
   /// the exp retraction (make_as<ExpBeam>)
   bool exp = false;
+  /// stiffnesses that couple the strains (a `matrix` section's P): twist-bend, twist-stretch and shear-shear
+  /// entries off the diagonal, varying along the beam for `tapered` (the batch then loads all of P per segment)
+  bool coupled = false;
 };
 
 template <class B = Beam<>>
@@ -93,6 +97,17 @@ StaggeredStepper<B> make_as(const Case& c, bool batched, typename StaggeredStepp
       const double f = 1.0 + 0.5 * std::cos(static_cast<double>(j));
       b.K_node[i] *= f;
       b.rhoA_node[i] *= f;
+    }
+  }
+  if (c.coupled) {
+    for (long e = 0; e < grid.n_segments(); ++e) {
+      Mat6& P = b.P_seg[static_cast<std::size_t>(e)];
+      const double f = c.problem == Problem::tapered ? 0.5 + 0.5 * std::cos(static_cast<double>(e)) : 1.0;
+      // scaled by the diagonal: off-diagonal 0.4, 0.3 and 0.2 at most, each row's sum below 1: positive definite
+      auto couple = [&](int i, int k, double r) { P(i, k) = P(k, i) = f * r * std::sqrt(P(i, i) * P(k, k)); };
+      couple(0, 1, 0.4);
+      couple(0, 3, -0.3);
+      couple(4, 5, 0.2);
     }
   }
   if (c.problem == Problem::heavy_tip) {
@@ -198,10 +213,11 @@ void compare_with_generic(const Case& c, typename StaggeredStepper<B>::Options o
     auto gam = [](const auto& st, long e) { return st.gamma()[lievi::field::SegmentIndex{e}]; };
     const double dg = rel_diff(a, b, nn, pose), dz = rel_diff(a, b, nn, zeta), dm = rel_diff(a, b, nn, Mt),
                  dy = ns > 0 ? rel_diff(a, b, ns, gam) : 0.0;
-    std::printf("problem %d J %ld mode %d loads %d damped %d approx %d exp %d: poses %.2g, zeta %.2g, M~ %.2g, "
-                "gamma %.2g, E_d %.2g (relative)\n",
+    std::printf("problem %d J %ld mode %d loads %d damped %d approx %d exp %d coupled %d: poses %.2g, zeta %.2g, "
+                "M~ %.2g, gamma %.2g, E_d %.2g (relative)\n",
                 static_cast<int>(c.problem), c.J, static_cast<int>(c.mode), static_cast<int>(c.loaded),
-                static_cast<int>(c.damped), static_cast<int>(c.approx), static_cast<int>(c.exp), dg, dz, dm, dy, e_d);
+                static_cast<int>(c.damped), static_cast<int>(c.approx), static_cast<int>(c.exp),
+                static_cast<int>(c.coupled), dg, dz, dm, dy, e_d);
     // round-off (1e-16) amplified by the cancellation in M = M~ + (dt / ds)(f^- - f^+) (stiff stresses against
     // small momenta: the floppy rod), the strains' 1 / ds and 300 steps of large-rotation motion: measured at
     // most 3e-13 (poses) and 2e-10 (M~, J = 300); a wrong formula, a lost lane or a wrong neighbour gives O(1e-3)
@@ -269,7 +285,19 @@ TEST(BeamBatch, UsedExactlyWhereItApplies) {
   }
   b.point_load_nodes.clear();
   b.point_load = nullptr;
-  b.P_seg[2](0, 1) = b.P_seg[2](1, 0) = 1.0;
+  {  // a stiffness that couples the strains: all of P per segment
+    ASSERT_FALSE(b.batch_sweeps()->full_p);
+    b.P_seg[2](0, 1) = b.P_seg[2](1, 0) = 1.0;
+    const auto bt = b.batch_sweeps();
+    ASSERT_TRUE(bt);
+    EXPECT_TRUE(bt->full_p);
+    EXPECT_EQ(bt->p36.size(), 36 * b.P_seg.size());
+    EXPECT_EQ(bt->p36[36 * 2 + 1], 1.0);
+    EXPECT_FALSE(bt->uniform_segments);
+    for (Mat6& P : b.P_seg) P = b.P_seg[2];
+    EXPECT_TRUE(b.batch_sweeps()->uniform_segments);
+  }
+  b.K_node[2](0, 1) = b.K_node[2](1, 0) = 1e-4;  // an inertia that couples: the generic path
   EXPECT_FALSE(b.batch_sweeps());
   ExpBeam e = ExpBeam::uniform(table1(), 5, 4);  // the exp retraction has its own kernels
   EXPECT_TRUE(e.batch_sweeps());
@@ -322,7 +350,14 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
       {Problem::rod, 37, NoiseMode::independent, false, true, true}, {Problem::arc_cell, 21, NoiseMode::none, false, false, true},
       {Problem::arc_vertex, 13, NoiseMode::modes, false, false, true}, {Problem::ring, 19, NoiseMode::independent, false, false, true},
       {Problem::tapered, 37, NoiseMode::independent, false, true, true}, {Problem::heavy_tip, 37, NoiseMode::none, false, false, true},
-      {Problem::arc_vertex, 37, NoiseMode::none, true, false, true}, {Problem::rod, 300, NoiseMode::none, false, false, true}};
+      {Problem::arc_vertex, 37, NoiseMode::none, true, false, true}, {Problem::rod, 300, NoiseMode::none, false, false, true},
+      // coupled stiffness (all of P per segment, or broadcast): each variant, noise mode, damping, loads
+      {Problem::rod, 37, NoiseMode::none, false, false, false, false, true},
+      {Problem::tapered, 37, NoiseMode::independent, false, false, false, false, true},
+      {Problem::tapered, 37, NoiseMode::none, true, true, true, false, true},
+      {Problem::arc_vertex, 13, NoiseMode::modes, false, true, false, false, true},
+      {Problem::ring, 19, NoiseMode::common, false, false, true, false, true},
+      {Problem::arc_cell, 21, NoiseMode::independent, true, false, false, false, true}};
   for (const Case& c : cases) compare_with_generic<Beam<>>(c);
 }
 
@@ -349,6 +384,10 @@ TEST(BeamBatch, ExpAgreesWithTheGenericPathToRoundOff) {
       {Problem::ring, 19, NoiseMode::independent, false, false, true},
       // segments of 1.05 rad (beyond the kernels' series): their strains and stresses by the generic code
       {Problem::arc_vertex, 2},
+      // coupled stiffness
+      {Problem::rod, 37, NoiseMode::independent, false, false, false, false, true},
+      {Problem::tapered, 37, NoiseMode::none, false, true, false, false, true},
+      {Problem::ring, 19, NoiseMode::common, false, false, true, false, true},
   };
   for (Case c : cases) {
     c.exp = true;

@@ -95,7 +95,7 @@ TEST(BeamBatchExp, StressesAreTheDualOfDexpInverseToRoundOff) {
     E[i] << 0.1 * n(rng), 0.1 * n(rng), 0.1 * n(rng), 0.0, 0.0, 1.0;
     for (double p : {2.0, 3.0, 3.0, 500.0, 200.0, 200.0}) p6.push_back(p * (1.0 + 0.3 * std::abs(n(rng))));
   }
-  EXPECT_FALSE(batch::stresses(0, m, ds, gamma.data()->data(), E.data()->data(), p6.data(), false, false, true,
+  EXPECT_FALSE(batch::stresses(0, m, ds, gamma.data()->data(), E.data()->data(), p6.data(), false, false, false, true,
                                fm.data()->data(), fp.data()->data()));
   double worst = 0;
   for (long e = 0; e < m; ++e) {
@@ -111,7 +111,7 @@ TEST(BeamBatchExp, StressesAreTheDualOfDexpInverseToRoundOff) {
   std::printf("stresses: largest relative difference %.2g over %ld segments\n", worst, m);
   // beyond the range: NaN rows, flagged
   gamma[3].head<3>() = (1.5 / ds) * random_unit(rng);
-  EXPECT_TRUE(batch::stresses(0, m, ds, gamma.data()->data(), E.data()->data(), p6.data(), false, false, true,
+  EXPECT_TRUE(batch::stresses(0, m, ds, gamma.data()->data(), E.data()->data(), p6.data(), false, false, false, true,
                               fm.data()->data(), fp.data()->data()));
   EXPECT_TRUE(std::isnan(fm[3][0]) && std::isnan(fp[3][0]));
   EXPECT_FALSE(std::isnan(fm[2][0]) || std::isnan(fm[4][0]));

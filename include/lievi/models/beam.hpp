@@ -26,6 +26,7 @@
 ///
 /// Prescribed ends: `prescribed_pose(j, t)` gives the pose of a prescribed end node at time t.
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <type_traits>
 #include <algorithm>
@@ -84,14 +85,30 @@ struct Section {
 }
 
 /// A-priori bound on the largest eigenfrequency of the linearised semi-discrete beam (docs/theory/beam.md
-/// "Stability bound"):
-/// omega_max^2 <= 4 c_max^2 / ds^2 + omega_sh^2 with c_max^2 = max_i P_ii / K_ii (axial, shear, bending,
-/// torsion wave speeds) and omega_sh^2 = max(P_44 / K_11, P_55 / K_22) (shear-rotation coupling; indices 0-based,
-/// angular first). Uses the diagonals of K and P. The leapfrog-type scheme is stable for dt < 2 / omega_max.
+/// "Stability bound"): omega_max^2 <= 4 c_max^2 / ds^2 + omega_sh^2, with c_max^2 the largest eigenvalue of
+/// K^{-1} P (the fastest of the torsion, bending, axial and shear waves, and of their combinations where P
+/// couples the strains) and omega_sh^2 the largest of K_aa^{-1} T^T P_ll T, T theta = theta x e_1 (a node's
+/// rotation shears its segments: (0, theta_3, -theta_2)). For diagonal K and P (every section given by its
+/// constants) these are max_i P_ii / K_ii and max(P_44 / K_22, P_55 / K_11) (indices 0-based, angular first), by
+/// division; otherwise by the symmetric generalised eigenproblems. The leapfrog-type scheme is stable for
+/// dt < 2 / omega_max.
 [[nodiscard]] inline double omega_max_bound(const Mat6& K, const Mat6& P, double ds) {
-  double c2 = 0.0;
-  for (int i = 0; i < 6; ++i) c2 = std::max(c2, P(i, i) / K(i, i));
-  const double sh2 = std::max(P(4, 4) / K(1, 1), P(5, 5) / K(2, 2));
+  auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };
+  double c2 = 0.0, sh2 = 0.0;
+  if (diagonal(K) && diagonal(P)) {
+    for (int i = 0; i < 6; ++i) c2 = std::max(c2, P(i, i) / K(i, i));
+    sh2 = std::max(P(4, 4) / K(2, 2), P(5, 5) / K(1, 1));
+  } else {
+    using Mat3 = Eigen::Matrix3d;
+    const Eigen::GeneralizedSelfAdjointEigenSolver<Mat6> all(P, K, Eigen::EigenvaluesOnly);
+    c2 = all.eigenvalues().maxCoeff();
+    Mat3 T = Mat3::Zero();  // theta -> theta x e_1
+    T(1, 2) = 1.0;
+    T(2, 1) = -1.0;
+    const Mat3 S = T.transpose() * P.template bottomRightCorner<3, 3>() * T;
+    const Eigen::GeneralizedSelfAdjointEigenSolver<Mat3> shear(S, K.template topLeftCorner<3, 3>(), Eigen::EigenvaluesOnly);
+    sh2 = shear.eigenvalues().maxCoeff();
+  }
   return std::sqrt(4.0 * c2 / (ds * ds) + sh2);
 }
 
@@ -142,8 +159,9 @@ struct Beam {
   /// made by batch_sweeps() for one beam and kept by the stepper in its workspace; every call takes that beam.
   struct Batch {
     /// Per node K_11, K_22, K_33, K_44 (and with damping D_11 .. D_44 in d4, else empty); per segment the
-    /// diagonal of P.
-    std::vector<double> k4, d4, p6;
+    /// diagonal of P (p6), or, when a segment's P couples its strains (full_p), all of P row by row (p36).
+    std::vector<double> k4, d4, p6, p36;
+    bool full_p = false;
     /// The interior nodes 1 .. n-2 have equal K and rho A (uniform_nodes), all segments equal P and E
     /// (uniform_segments): the kernels then broadcast one item's values instead of loading them per item.
     bool uniform_nodes = false, uniform_segments = false;
@@ -157,8 +175,8 @@ struct Beam {
     /// Sweep 1 on segments [e0, e1); approx: the `approx` variant's T^-/+ = I -/+ ½ ad*.
     void stresses(const Beam& b, bool approx, std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const Vec6* gamma,
                   Vec6* fm, Vec6* fp) const {
-      if (!batch::stresses(e0, e1, ds, gamma->data(), b.E_seg.data()->data(), p6.data(), uniform_segments, approx,
-                           exp, fm->data(), fp->data()))
+      if (!batch::stresses(e0, e1, ds, gamma->data(), b.E_seg.data()->data(), full_p ? p36.data() : p6.data(), full_p,
+                           uniform_segments, approx, exp, fm->data(), fp->data()))
         return;
       for (std::ptrdiff_t e = e0; e < e1; ++e)  // the segments the exp kernel left (NaN rows)
         if (!(std::abs(fm[e][0]) <= DBL_MAX)) {
@@ -241,9 +259,10 @@ struct Beam {
   };
 
   /// The batched sweeps (Batch) when they apply to this beam: the Cayley or exp retraction, every K_j diagonal with
-  /// isotropic translational inertia, every P_e diagonal (every section given by its constants), every D_j
-  /// likewise (no damping, or the mass-proportional damping of set_damping), and point loads only on the
-  /// listed nodes point_load_nodes (gravity is allowed); std::nullopt otherwise.
+  /// isotropic translational inertia, every D_j likewise (no damping, or the mass-proportional damping of
+  /// set_damping), any P_e (diagonal, as every section given by its constants has, or coupled, as a `matrix`
+  /// section may be), and point loads only on the listed nodes point_load_nodes (gravity is allowed);
+  /// std::nullopt otherwise.
   /// The Batch holds copies of the diagonals: later changes to K_node, P_seg, D_node, point_load or
   /// point_load_nodes need a new one (the stepper makes it once, when it is built). Throws
   /// std::invalid_argument if point_load_nodes is not strictly increasing or names a node the beam does not
@@ -265,8 +284,6 @@ struct Beam {
         if (!diagonal(K) || K(3, 3) != K(4, 4) || K(4, 4) != K(5, 5)) return std::nullopt;
       for (const Mat6& Dj : D_node)
         if (!diagonal(Dj) || Dj(3, 3) != Dj(4, 4) || Dj(4, 4) != Dj(5, 5)) return std::nullopt;
-      for (const Mat6& P : P_seg)
-        if (!diagonal(P)) return std::nullopt;
       if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size() ||
           (!D_node.empty() && D_node.size() != K_node.size()))
         return std::nullopt;
@@ -275,8 +292,15 @@ struct Beam {
       bt.p6.reserve(6 * P_seg.size());
       for (const Mat6& K : K_node) bt.k4.insert(bt.k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
       for (const Mat6& Dj : D_node) bt.d4.insert(bt.d4.end(), {Dj(0, 0), Dj(1, 1), Dj(2, 2), Dj(3, 3)});
-      for (const Mat6& P : P_seg)
-        for (int i = 0; i < 6; ++i) bt.p6.push_back(P(i, i));
+      bt.full_p = !std::all_of(P_seg.begin(), P_seg.end(), diagonal);
+      for (const Mat6& P : P_seg) {
+        if (bt.full_p) {
+          for (int i = 0; i < 6; ++i)
+            for (int k = 0; k < 6; ++k) bt.p36.push_back(P(i, k));
+        } else {
+          for (int i = 0; i < 6; ++i) bt.p6.push_back(P(i, i));
+        }
+      }
       const std::size_t n = K_node.size(), m = P_seg.size();
       bt.uniform_nodes = true;
       for (std::size_t j = 2; j + 1 < n; ++j)
@@ -285,8 +309,7 @@ struct Beam {
                            (bt.d4.empty() || std::equal(&bt.d4[4 * j], &bt.d4[4 * j] + 4, &bt.d4[4]));
       bt.uniform_segments = true;
       for (std::size_t e = 1; e < m; ++e)
-        bt.uniform_segments = bt.uniform_segments && E_seg[e] == E_seg[0] &&
-                              std::equal(&bt.p6[6 * e], &bt.p6[6 * e] + 6, &bt.p6[0]);
+        bt.uniform_segments = bt.uniform_segments && E_seg[e] == E_seg[0] && P_seg[e] == P_seg[0];
       if (point_load) bt.generic_nodes = point_load_nodes;
       return bt;
     }

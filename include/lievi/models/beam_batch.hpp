@@ -44,11 +44,11 @@ inline constexpr double kExpSeriesAngle = 1.0;
 
 /// Sweep 1 on segments [e0, e1): Pi = P (gamma - E), B = ds gamma, f^- = (dtau_B^{-1})^* Pi,
 /// f^+ = (dtau_{-B}^{-1})^* Pi (approx: f^-/+ = Pi -/+ ½ ad*_B Pi; exp: tau = exp, else Cayley). E: 6 per
-/// segment; p6: the 6 diagonal entries of P per segment. uniform: E and p6 hold one segment's values, the same
-/// for all (a uniform beam: no per-segment loads). Returns whether a segment was left to the caller (exp, an
-/// angle beyond kExpSeriesAngle or not finite: its rows of fm hold NaN).
+/// segment; p: P per segment, its 6 diagonal entries, or (full_p) all 36 row by row. uniform: E and p hold one
+/// segment's values, the same for all (a uniform beam: no per-segment loads). Returns whether a segment was
+/// left to the caller (exp, an angle beyond kExpSeriesAngle or not finite: its rows of fm hold NaN).
 bool stresses(std::ptrdiff_t e0, std::ptrdiff_t e1, double ds, const double* gamma, const double* E,
-              const double* p6, bool uniform, bool approx, bool exp, double* fm, double* fp);
+              const double* p, bool full_p, bool uniform, bool approx, bool exp, double* fm, double* fp);
 
 /// Sweep 3 of the `approx` variant on segments [e0, e1) (segment e from node e to e + 1): the linearised
 /// compatibility of Beam::approx_strain from the increments A (6 per node) and gamma (updated in place).
