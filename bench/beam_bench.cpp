@@ -14,7 +14,9 @@
 // Beam/CayleyDampedIndependent (J = 100, 1e3, 1e4, 1 thread): the rod with mass-proportional damping 0.1 / s
 // (Beam::set_damping(0.1, 0.1)), batched, generic, and batched with independent noise. Beam/CayleyCoupled,
 // Beam/CayleyCoupledGeneric (the same J): the rod with a stiffness P that couples twist and bend, twist and
-// stretch and the two shears (RodCase::coupled), batched (all of P per segment) and generic. Beam/Cayley runs the kernels of the widest ISA
+// stretch and the two shears (RodCase::coupled), batched (all of P per segment) and generic.
+// Beam/CayleyDistributed, Beam/CayleyDistributedGeneric (the same J): the rod with a dead side load of 0.5 N/m
+// on every node (RodCase::distributed, Beam::tabled_loads), batched and generic. Beam/Cayley runs the kernels of the widest ISA
 // the CPU has; LIEVI_BATCH_ISA=avx2, sse4 or scalar in the environment measures the narrower ones.
 // Items processed = node-steps (J + 1 nodes per step, vertex layout), so "items_per_second" is node-steps/s and
 // "ns_per_node_step" its inverse; wall-clock times (UseRealTime: the sweeps are OpenMP loops).
@@ -119,6 +121,9 @@ struct RodCase {
   /// a stiffness that couples the strains (a `matrix` section's P): twist-bend 0.4, twist-stretch -0.3 and
   /// shear-shear 0.2 of the geometric means of the diagonal entries
   bool coupled = false;
+  /// a dead distributed force (N/m, along -y: a side wind) on the whole rod, as a scenario's
+  /// [[distributed_loads]] table gives it (Beam::tabled_loads, every node loaded); 0: none
+  double distributed = 0.0;
 };
 
 /// The clamped rod under gravity with J segments (J + 1 nodes), straight along x and at rest.
@@ -131,6 +136,17 @@ lievi::field::StaggeredStepper<Beam<Ret>, Noise> make_rod(std::ptrdiff_t J, cons
   B beam = B::uniform(Section::square(kRho, kE, kNu, kEdge), n, grid.n_segments());
   beam.gravity = Vec3(0.0, 0.0, -kGravity);
   if (c.damping > 0.0) beam.set_damping(c.damping, c.damping);
+  if (c.distributed > 0.0) {
+    using Entry = lievi::models::TabledLoads::Entry;
+    std::vector<std::vector<Entry>> by_node(static_cast<std::size_t>(n));
+    for (std::ptrdiff_t j = 0; j < n; ++j) {
+      const double len = grid.weight(NodeIndex{j});  // the node's cell on the rod
+      Vec6 w = Vec6::Zero();
+      w[4] = -c.distributed * len;
+      by_node[static_cast<std::size_t>(j)].push_back({0, false, w});
+    }
+    beam.tabled_loads = lievi::models::TabledLoads::from({[](double t) { return std::min(1.0, 10.0 * t); }}, by_node);
+  }
   if (c.coupled)
     for (Mat6& P : beam.P_seg) {
       auto couple = [&](int i, int k, double r) { P(i, k) = P(k, i) = r * std::sqrt(P(i, i) * P(k, k)); };
@@ -330,6 +346,10 @@ const bool registered = [] {
     // a coupled stiffness (all of P per segment): batched, and the generic path
     add("Beam/CayleyCoupled", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, true, 0.0, true}, n, 1);
     add("Beam/CayleyCoupledGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false, 0.0, true}, n, 1);
+    // a distributed load on every node (a [[distributed_loads]] table): batched, and the generic path it took
+    add("Beam/CayleyDistributed", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, true, 0.0, false, 0.5}, n, 1);
+    add("Beam/CayleyDistributedGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false, 0.0, false, 0.5}, n,
+        1);
   }
   for (std::int64_t n : {std::int64_t{1000}, std::int64_t{10000}})
     for (std::int64_t t : {1, 2}) {

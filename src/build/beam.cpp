@@ -263,15 +263,11 @@ models::Beam<Ret> model(const BeamConfig& s, const field::Grid& grid) {
   // length of the node's cell inside its s_range. The cell is [s_j - ds/2, s_j + ds/2], clipped to [0, S]
   // (so a vertex end node's cell is its half cell, of length w_j); periodic: the cell of node 0 reaches below
   // s = 0, i.e. to the end of the period.
-  struct Lumped {
-    std::size_t load;  ///< index into `factors`
-    bool body;
-    Vec6 wrench;
-  };
-  // the factor tables once per load; per node the list of its lumped wrenches (a node's load call touches
-  // only its own entries)
+  // the factor tables once per load; per node the list of its lumped wrenches (Beam::tabled_loads, which the
+  // batched node sweep applies itself)
+  using Entry = models::TabledLoads::Entry;
   std::vector<std::function<double(double)>> factors;
-  std::vector<std::vector<Lumped>> by_node(static_cast<std::size_t>(grid.n_nodes()));
+  std::vector<std::vector<Entry>> by_node(static_cast<std::size_t>(grid.n_nodes()));
   bool any = false;
   for (const auto& l : s.loads) {
     by_node[static_cast<std::size_t>(l.node)].push_back({factors.size(), l.frame == config::LoadFrame::body, vec6(l.wrench)});
@@ -294,25 +290,7 @@ models::Beam<Ret> model(const BeamConfig& s, const field::Grid& grid) {
     }
     factors.emplace_back([d](double t) { return d.factor(t); });
   }
-  if (any) {
-    // the nodes with a wrench: point_load is called there only, and the batched node sweep solves the others
-    for (std::size_t j = 0; j < by_node.size(); ++j)
-      if (!by_node[j].empty()) b.point_load_nodes.push_back(static_cast<std::ptrdiff_t>(j));
-    b.point_load = [factors, by_node](std::ptrdiff_t j, const SE3& g, double t) {
-      Vec6 f = Vec6::Zero();
-      for (const auto& l : by_node[static_cast<std::size_t>(j)]) {
-        const double c = factors[l.load](t);
-        if (c == 0.0) continue;
-        if (l.body) {
-          f += c * l.wrench;
-        } else {  // dead: spatial directions, torque about the node
-          f.head<3>() += c * (g.rotation().transpose() * l.wrench.template head<3>());
-          f.tail<3>() += c * (g.rotation().transpose() * l.wrench.template tail<3>());
-        }
-      }
-      return f;
-    };
-  }
+  if (any) b.tabled_loads = models::TabledLoads::from(std::move(factors), by_node);
   return b;
 }
 

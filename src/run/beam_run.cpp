@@ -111,30 +111,24 @@ Stepper<Ret, Noise> make(const io::BeamScenario& s, const std::shared_ptr<detail
       const std::optional<SE3>& set = control->pose[j == 0 ? 0 : 1];
       return set ? *set : table(j, t);
     };
-  if (control && !control->load_nodes.empty()) {  // the caller's wrenches on top of the scenario's loads
-    const bool everywhere = beam.point_load && beam.point_load_nodes.empty();
-    if (!everywhere) {
-      std::vector<std::ptrdiff_t> nodes = beam.point_load_nodes;
-      nodes.insert(nodes.end(), control->load_nodes.begin(), control->load_nodes.end());
-      std::sort(nodes.begin(), nodes.end());
-      nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-      beam.point_load_nodes = nodes;
-    }
-    beam.point_load = [control, table = beam.point_load](std::ptrdiff_t j, const SE3& g, double t) {
-      Vec6 f = table ? table(j, g, t) : Vec6(Vec6::Zero());
-      const auto& ln = control->load_nodes;
-      const auto it = std::lower_bound(ln.begin(), ln.end(), j);
-      if (it == ln.end() || *it != j) return f;
-      const auto k = static_cast<std::size_t>(it - ln.begin());
-      const Vec6& w = control->wrench[k];
-      if (control->body[k]) {
-        f += w;
-      } else {  // dead: spatial directions, torque about the node (as a [[loads]] table's)
-        f.head<3>() += g.rotation().transpose() * w.head<3>();
-        f.tail<3>() += g.rotation().transpose() * w.tail<3>();
-      }
-      return f;
-    };
+  if (control && !control->load_nodes.empty()) {
+    // the caller's wrenches on top of the scenario's loads, as tabled loads whose factors read the control
+    // block each step: per node one entry per component and frame with a unit wrench, the factor the set
+    // component when that frame is the node's (so the sum of a node's entries is the set wrench exactly, as a
+    // [[loads]] table's is), and the loaded nodes stay in the batched sweep
+    using Entry = models::TabledLoads::Entry;
+    std::vector<std::function<double(double)>> factors;
+    std::vector<std::vector<Entry>> by_node(static_cast<std::size_t>(grid.n_nodes()));
+    for (std::size_t k = 0; k < control->load_nodes.size(); ++k)
+      for (const bool body : {true, false})
+        for (int c = 0; c < 6; ++c) {
+          by_node[static_cast<std::size_t>(control->load_nodes[k])].push_back(
+              {factors.size(), body, Vec6(Vec6::Unit(c))});
+          factors.emplace_back([control, k, c, body](double) {
+            return (control->body[k] != 0) == body ? control->wrench[k][c] : 0.0;
+          });
+        }
+    beam.tabled_loads = beam.tabled_loads.with(factors, by_node);
   }
   Stepper<Ret, Noise> st(std::move(beam), grid, o, nf, policy);
   field::NodeField<SE3> g0(grid.n_nodes(), SE3());

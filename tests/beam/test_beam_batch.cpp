@@ -12,6 +12,7 @@
 #include <Eigen/Geometry>
 
 #include <cmath>
+#include <functional>
 #include <cstdint>
 #include <numbers>
 #include <string>
@@ -40,6 +41,7 @@ using lievi::lie::Vec6;
 using lievi::models::Beam;
 using lievi::models::Section;
 using lievi::test::beam::arc_pose;
+using lievi::test::beam::momentum_map;
 using lievi::test::beam::table1;
 
 namespace {
@@ -72,6 +74,10 @@ struct Case {
   /// stiffnesses that couple the strains (a `matrix` section's P): twist-bend, twist-stretch and shear-shear
   /// entries off the diagonal, varying along the beam for `tapered` (the batch then loads all of P per segment)
   bool coupled = false;
+  /// tabled loads (Beam::tabled_loads, what the scenario's [[loads]] and [[distributed_loads]] become): a dead
+  /// distributed load on every node rising with t, a follower one on the second quarter oscillating, and a
+  /// dead point wrench on one interior node; the batch applies them itself
+  bool tabled = false;
 };
 
 template <class B = Beam<>>
@@ -120,6 +126,25 @@ StaggeredStepper<B> make_as(const Case& c, bool batched, typename StaggeredStepp
   if (c.approx) o.variant = lievi::field::Variant::approx;
   if (o.dt == 0.0) o.dt = 0.4 * b.stable_dt(grid.ds());
   if (!std::isfinite(o.dt)) o.dt = 1e-3;  // a single cell: no segment, no stability bound
+  if (c.tabled) {
+    const double F = rodlike ? 0.5 : 500.0, T = 0.1 * F, rate = 1.0 / (100 * o.dt);
+    std::vector<std::function<double(double)>> factors = {[rate](double t) { return std::min(1.0, t * rate); },
+                                                           [rate](double t) { return std::sin(3.0 * t * rate); }};
+    using Entry = lievi::models::TabledLoads::Entry;
+    std::vector<std::vector<Entry>> by_node(static_cast<std::size_t>(n));
+    const double w = grid.ds();
+    for (long j = 0; j < n; ++j) {
+      Vec6 dead, follower;
+      dead << 0.2 * T * w, 0.0, 0.0, 0.0, 0.3 * F * w, -F * w;
+      follower << T * w, 0.0, 0.5 * T * w, 0.0, F * w, 0.0;
+      by_node[static_cast<std::size_t>(j)].push_back({0, false, dead});
+      if (4 * j >= n && 2 * j < n) by_node[static_cast<std::size_t>(j)].push_back({1, true, follower});
+    }
+    Vec6 point;
+    point << 0.0, T, 0.0, F, 0.0, 0.0;
+    by_node[static_cast<std::size_t>(n / 2)].push_back({1, false, point});
+    b.tabled_loads = lievi::models::TabledLoads::from(std::move(factors), by_node);
+  }
   if (c.loaded) {
     // sized to the nodes' momenta: over the 300 steps of a test the impulse of each load is O(1) of them
     const double F = rodlike ? 0.05 : 50.0, T = 0.1 * F, rate = 1.0 / (100 * o.dt);
@@ -214,10 +239,10 @@ void compare_with_generic(const Case& c, typename StaggeredStepper<B>::Options o
     const double dg = rel_diff(a, b, nn, pose), dz = rel_diff(a, b, nn, zeta), dm = rel_diff(a, b, nn, Mt),
                  dy = ns > 0 ? rel_diff(a, b, ns, gam) : 0.0;
     std::printf("problem %d J %ld mode %d loads %d damped %d approx %d exp %d coupled %d: poses %.2g, zeta %.2g, "
-                "M~ %.2g, gamma %.2g, E_d %.2g (relative)\n",
+                "M~ %.2g, gamma %.2g, E_d %.2g (relative)%s\n",
                 static_cast<int>(c.problem), c.J, static_cast<int>(c.mode), static_cast<int>(c.loaded),
                 static_cast<int>(c.damped), static_cast<int>(c.approx), static_cast<int>(c.exp),
-                static_cast<int>(c.coupled), dg, dz, dm, dy, e_d);
+                static_cast<int>(c.coupled), dg, dz, dm, dy, e_d, c.tabled ? " tabled loads" : "");
     // round-off (1e-16) amplified by the cancellation in M = M~ + (dt / ds)(f^- - f^+) (stiff stresses against
     // small momenta: the floppy rod), the strains' 1 / ds and 300 steps of large-rotation motion: measured at
     // most 3e-13 (poses) and 2e-10 (M~, J = 300); a wrong formula, a lost lane or a wrong neighbour gives O(1e-3)
@@ -323,6 +348,51 @@ TEST(BeamBatch, PointLoadsActOnTheListedNodesOnly) {
   }
 }
 
+TEST(BeamBatch, TabledLoadsActOnBatchedNodesWithTheirImpulse) {
+  // a free-free arc in space under a dead distributed force f (N/m) on all of it, switched on at t = 0, and a
+  // dead point force P at one interior node: every node stays in the batch, and the spatial linear momentum
+  // grows by the impulse n dt (S f + P) exactly (the discrete momentum balance of the exact variant)
+  const Case c{Problem::arc_vertex, 37};
+  auto st = make(c, true);
+  const Grid& grid = st.grid();
+  const long n = grid.n_nodes();
+  const Vec3 f(0.0, 3.0, -2.0), P(40.0, 0.0, 10.0);
+  using Entry = lievi::models::TabledLoads::Entry;
+  std::vector<std::vector<Entry>> by_node(static_cast<std::size_t>(n));
+  for (long j = 0; j < n; ++j) {
+    Vec6 w = Vec6::Zero();
+    w.tail<3>() = st.weight(j) * f;
+    by_node[static_cast<std::size_t>(j)].push_back({0, false, w});
+  }
+  Vec6 point = Vec6::Zero();
+  point.tail<3>() = P;
+  by_node[static_cast<std::size_t>(n / 2)].push_back({0, false, point});
+  Beam<> b = st.model();
+  b.tabled_loads = lievi::models::TabledLoads::from({[](double) { return 1.0; }}, by_node);
+  ASSERT_TRUE(b.batch_sweeps());
+  EXPECT_TRUE(b.batch_sweeps()->tabled);
+  EXPECT_TRUE(b.batch_sweeps()->generic_nodes.empty());
+  Stepper::Options o = st.options();
+  Stepper loaded(b, grid, o);
+  NodeField<SE3> g0(n, SE3());
+  NodeField<Vec6> z0(n);
+  for (long j = 0; j < n; ++j) {
+    g0[NodeIndex{j}] = arc_pose(grid.s(NodeIndex{j}));
+    z0[NodeIndex{j}] << 1, -0.5 * grid.s(NodeIndex{j}), 0.3, 0.1, 0.2, -0.1;
+  }
+  loaded.initialize(g0, z0);
+  ASSERT_TRUE(loaded.batched());
+  const Vec6 J0 = momentum_map(loaded);
+  const int steps = 400;
+  for (int k = 0; k < steps; ++k) ASSERT_TRUE(loaded.step().ok) << k;
+  double S = 0;
+  for (long j = 0; j < n; ++j) S += loaded.weight(j);
+  const Vec3 impulse = steps * o.dt * (S * f + P), got = (momentum_map(loaded) - J0).tail<3>();
+  std::printf("tabled loads: impulse %.6g %.6g %.6g, momentum change %.6g %.6g %.6g\n", impulse.x(), impulse.y(),
+              impulse.z(), got.x(), got.y(), got.z());
+  EXPECT_LT((got - impulse).cwiseAbs().maxCoeff(), 1e-10 * impulse.norm());
+}
+
 TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
   // J chosen so that the interior node counts are not multiples of the pack width (8): 37 - 1, 21 - 2, ...;
   // the smallest grids have one interior node, none (the ends by the generic body) or no segment at all
@@ -357,7 +427,14 @@ TEST(BeamBatch, AgreesWithTheGenericPathToRoundOff) {
       {Problem::tapered, 37, NoiseMode::none, true, true, true, false, true},
       {Problem::arc_vertex, 13, NoiseMode::modes, false, true, false, false, true},
       {Problem::ring, 19, NoiseMode::common, false, false, true, false, true},
-      {Problem::arc_cell, 21, NoiseMode::independent, true, false, false, false, true}};
+      {Problem::arc_cell, 21, NoiseMode::independent, true, false, false, false, true},
+      // tabled loads (every node loaded): with point-load hooks besides, damped, approx, every end
+      {Problem::rod, 37, NoiseMode::none, false, false, false, false, false, true},
+      {Problem::rod, 37, NoiseMode::independent, true, true, false, false, false, true},
+      {Problem::arc_vertex, 37, NoiseMode::modes, false, false, true, false, false, true},
+      {Problem::ring, 19, NoiseMode::common, false, true, false, false, true, true},
+      {Problem::tapered, 37, NoiseMode::none, false, false, true, false, false, true},
+      {Problem::arc_cell, 21, NoiseMode::none, false, false, false, false, false, true}};
   for (const Case& c : cases) compare_with_generic<Beam<>>(c);
 }
 
@@ -386,6 +463,9 @@ TEST(BeamBatch, ExpAgreesWithTheGenericPathToRoundOff) {
       {Problem::arc_vertex, 2},
       // coupled stiffness
       {Problem::rod, 37, NoiseMode::independent, false, false, false, false, true},
+      // tabled loads
+      {Problem::rod, 37, NoiseMode::none, false, true, false, false, false, true},
+      {Problem::arc_vertex, 37, NoiseMode::independent, true, false, false, false, false, true},
       {Problem::tapered, 37, NoiseMode::none, false, true, false, false, true},
       {Problem::ring, 19, NoiseMode::common, false, false, true, false, true},
   };

@@ -979,6 +979,8 @@ class StaggeredStepper {
         // interior nodes 1 .. n-2 (weight ds, never driven) batched, and the last node when it is solved
         // (batch_last_, with its own weight); node 0 and a driven last node by the generic body
         const NoiseMode mode = noise_.mode();
+        // the time factors of the model's tabled loads, once for the step (the chunks read them)
+        if constexpr (requires { batch_->prepare_loads(model_, t); }) batch_->prepare_loads(model_, t);
         const Algebra theta_c = mode == NoiseMode::common ? noise_.theta(1) : Model::zero();
         const double* dW = mode == NoiseMode::independent ? noise_.raw().data() : nullptr;
         const Algebra amp = noise_.amplitude();

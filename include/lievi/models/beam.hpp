@@ -125,6 +125,68 @@ struct ConstantThetaPotential {
   [[nodiscard]] Mat6 d2phi_dg_dmu(std::ptrdiff_t, const SE3&, const Vec6&) const { return Mat6::Zero(); }
 };
 
+/// Wrenches given by tables of time factors (the scenario's [[loads]] and [[distributed_loads]]): at node j and
+/// time t, sum over its entries of f_k(t) W (W in the body frame for a follower entry; a dead entry's W has
+/// spatial directions, its torque about the node, and enters as (R^T W_m, R^T W_f)). W is already lumped: a
+/// point wrench, or a distributed density times the length of the node's cell. Unlike Beam::point_load, a hook
+/// called per node, these are data, so that the batched node sweep applies them itself (Beam::Batch) and the
+/// loaded nodes stay batched.
+struct TabledLoads {
+  struct Entry {
+    std::size_t factor;  ///< index into factors
+    bool body;           ///< follower (body frame); else dead (spatial directions)
+    Vec6 wrench;         ///< (torque, force)
+  };
+  std::vector<std::function<double(double)>> factors;  ///< f_k(t), one per table
+  std::vector<std::size_t> offset;  ///< per node j, its entries are entries[offset[j] .. offset[j + 1]) (n + 1 values)
+  std::vector<Entry> entries;
+
+  [[nodiscard]] bool empty() const { return entries.empty(); }
+  /// From the entries of each node (by_node[j]).
+  static TabledLoads from(std::vector<std::function<double(double)>> factors, const std::vector<std::vector<Entry>>& by_node) {
+    TabledLoads t;
+    t.factors = std::move(factors);
+    t.offset.push_back(0);
+    for (const auto& list : by_node) {
+      t.entries.insert(t.entries.end(), list.begin(), list.end());
+      t.offset.push_back(t.entries.size());
+    }
+    return t;
+  }
+  /// These loads and more: the new factors after the present ones (the new entries' factor indices count from
+  /// the first new factor), each node's new entries after its present ones. by_node has one list per node.
+  [[nodiscard]] TabledLoads with(const std::vector<std::function<double(double)>>& more,
+                                 const std::vector<std::vector<Entry>>& by_node) const {
+    std::vector<std::function<double(double)>> f = factors;
+    f.insert(f.end(), more.begin(), more.end());
+    std::vector<std::vector<Entry>> all(by_node.size());
+    for (std::size_t j = 0; j < by_node.size(); ++j) {
+      if (j + 1 < offset.size()) all[j].assign(entries.begin() + static_cast<std::ptrdiff_t>(offset[j]),
+                                              entries.begin() + static_cast<std::ptrdiff_t>(offset[j + 1]));
+      for (Entry e : by_node[j]) {
+        e.factor += factors.size();
+        all[j].push_back(e);
+      }
+    }
+    return from(std::move(f), all);
+  }
+  /// The wrench at node j with pose g at time t, in the body frame: follower + (R^T dead_m, R^T dead_f), each
+  /// part the sum of the node's entries f_k(t) W in entry order (as the batched node sweep sums them).
+  [[nodiscard]] Vec6 wrench(std::size_t j, const SE3& g, double t) const {
+    Vec6 follower = Vec6::Zero(), dead = Vec6::Zero();
+    if (j + 1 >= offset.size()) return follower;
+    for (std::size_t i = offset[j]; i < offset[j + 1]; ++i) {
+      const Entry& e = entries[i];
+      const double c = factors[e.factor](t);
+      if (c == 0.0) continue;
+      (e.body ? follower : dead) += c * e.wrench;
+    }
+    follower.head<3>() += g.rotation().transpose() * dead.head<3>();
+    follower.tail<3>() += g.rotation().transpose() * dead.tail<3>();
+    return follower;
+  }
+};
+
 /// Beam model over a retraction `R` (lie::Cayley<SE3> or lie::Exp<SE3>).
 template <class Retraction = lie::Cayley<SE3>>
 struct Beam {
@@ -147,6 +209,9 @@ struct Beam {
   /// these nodes only, on every path, and the batched node sweep solves the other nodes (batch_sweeps checks
   /// the list and throws std::invalid_argument if it is not increasing or names a node the beam does not have).
   std::vector<std::ptrdiff_t> point_load_nodes;
+  /// Wrenches from tables of time factors (see TabledLoads), on top of gravity and point_load; the batched node
+  /// sweep applies them itself.
+  TabledLoads tabled_loads;
   double momentum_scale = 1.0;  ///< a momentum scale of the run (Newton's absolute floor, docs/theory/beam.md)
   /// Damping matrices D_j per node (empty = no damping); see the file comment and set_damping.
   std::vector<Mat6> D_node;
@@ -167,6 +232,17 @@ struct Beam {
     bool uniform_nodes = false, uniform_segments = false;
     /// The nodes the node sweep leaves to the generic body besides the ends: the point-loaded ones, increasing.
     std::vector<std::ptrdiff_t> generic_nodes;
+    /// The beam has tabled loads (Beam::tabled_loads): prepare_loads(t) evaluates their factors once per step
+    /// (load_f), and each node sweep fills its nodes' follower and dead wrenches (load_b, load_d: 6 per node)
+    /// for the kernels. Written by the sweep of the nodes they belong to only, so chunks in parallel do not
+    /// share them.
+    bool tabled = false;
+    mutable std::vector<double> load_f, load_b, load_d;
+
+    /// The factors of the tabled loads at time t (before the node sweep of the step; not thread-safe).
+    void prepare_loads(const Beam& b, double t) const {
+      for (std::size_t k = 0; k < load_f.size(); ++k) load_f[k] = b.tabled_loads.factors[k](t);
+    }
 
     /// Whether the retraction is exp (else Cayley): its kernels leave angles beyond batch::kExpSeriesAngle
     /// to the generic code (here for the sweeps; the stepper solves such nodes again).
@@ -225,6 +301,26 @@ struct Beam {
                const Vec6& amp, double dt, double dt_w, double lie_tol, int maxit, int* its, double* res,
                std::ptrdiff_t end_node = -1, double dt_w_end = 0.0) const {
       batch::NodeArgs a;
+      if (tabled) {  // the follower and dead wrenches of this range's nodes, summed as TabledLoads::wrench does
+        const TabledLoads& tl = b.tabled_loads;
+        const double* f = load_f.data();
+        const std::size_t* off = tl.offset.data();
+        const auto* ent = tl.entries.data();
+        double* lb = load_b.data();
+        double* ld = load_d.data();
+        std::fill(lb + 6 * j0, lb + 6 * j1, 0.0);
+        std::fill(ld + 6 * j0, ld + 6 * j1, 0.0);
+        for (std::ptrdiff_t j = j0; j < j1; ++j)
+          for (std::size_t i = off[j]; i < off[j + 1]; ++i) {
+            const double c = f[ent[i].factor];
+            if (c == 0.0) continue;
+            double* out = (ent[i].body ? lb : ld) + 6 * j;
+            const double* w = ent[i].wrench.data();
+            for (int k = 0; k < 6; ++k) out[k] += c * w[k];
+          }
+        a.load_b = lb;
+        a.load_d = ld;
+      }
       a.g = g->data();
       a.zeta = zeta->data();
       a.A = A ? A->data() : nullptr;
@@ -311,6 +407,16 @@ struct Beam {
       for (std::size_t e = 1; e < m; ++e)
         bt.uniform_segments = bt.uniform_segments && E_seg[e] == E_seg[0] && P_seg[e] == P_seg[0];
       if (point_load) bt.generic_nodes = point_load_nodes;
+      if (!tabled_loads.empty()) {
+        if (tabled_loads.offset.size() != n + 1)
+          throw std::invalid_argument("models::Beam: tabled_loads.offset has " +
+                                      std::to_string(tabled_loads.offset.size()) + " entries; a beam of " +
+                                      std::to_string(n) + " nodes needs " + std::to_string(n + 1));
+        bt.tabled = true;
+        bt.load_f.assign(tabled_loads.factors.size(), 0.0);
+        bt.load_b.assign(6 * n, 0.0);
+        bt.load_d.assign(6 * n, 0.0);
+      }
       return bt;
     }
   }
@@ -373,6 +479,7 @@ struct Beam {
   [[nodiscard]] Algebra load(std::ptrdiff_t j, const SE3& g, double t, double w) const {
     Vec6 f = Vec6::Zero();
     if (gravity.squaredNorm() > 0.0) f.tail<3>() = w * rhoA_node[idx(j)] * (g.rotation().transpose() * gravity);
+    if (!tabled_loads.empty()) f += tabled_loads.wrench(static_cast<std::size_t>(j), g, t);
     if (point_load && (point_load_nodes.empty() || has_point_load(j))) f += point_load(j, g, t);
     return f;
   }
@@ -384,7 +491,9 @@ struct Beam {
       for (std::size_t j : {e, std::min(e + 1, K_node.size() - 1)}) w = std::max(w, omega_max_bound(K_node[j], P_seg[e], ds));
     return w > 0.0 ? 2.0 / w : INFINITY;
   }
-  [[nodiscard]] bool has_loads() const { return gravity.squaredNorm() > 0.0 || static_cast<bool>(point_load); }
+  [[nodiscard]] bool has_loads() const {
+    return gravity.squaredNorm() > 0.0 || static_cast<bool>(point_load) || !tabled_loads.empty();
+  }
 
   // Group operations through the retraction.
   /// g tau(A).

@@ -80,6 +80,10 @@ struct NodeArgs {
   /// carried into the frame of g^n).
   const double* d4 = nullptr;
   const double* rhoA = nullptr; ///< rho A per node (gravity); null: no gravity
+  /// 6 per node each (null: none): a lumped wrench in the body frame (load_b) and one with spatial directions
+  /// (load_d, entering as (R^T m, R^T f)); M gains (dt / w_j)(load_b + R^T load_d)
+  const double* load_b = nullptr;
+  const double* load_d = nullptr;
   bool uniform = false;         ///< k4, d4 and rhoA hold one node's values, the same for all nodes of the sweep
   /// The `approx` variant: T^-_A mu = mu - ½ ad*_A mu in the node equation, M~ <- T^+_A(mu); A must be given
   /// (its strains come from the increments).
@@ -105,7 +109,8 @@ struct NodeArgs {
   double* res = nullptr;        ///< per node: the last residual
 };
 
-/// Sweep 2 on nodes [j0, j1): M = M~ + (dt / w_j)(f^-_j - f^+_{j-1}) + dt rho A R^T g - (dt/2) D zeta^{n-1/2}
+/// Sweep 2 on nodes [j0, j1): M = M~ + (dt / w_j)(f^-_j - f^+_{j-1} + load_b + R^T load_d) + dt rho A R^T g
+/// - (dt/2) D zeta^{n-1/2}
 /// (w_j = ds except at end_node; the damping term with d4, zeta^{n-1/2} carried into the frame of g^n when
 /// there is noise), the reduced local solve of Beam::reduced_solve (Newton in R^3 on the rotation, the translation in
 /// closed form, at least one update), A = dt zeta + theta, g <- g cay(A), M~ <- Ad*_{cay(A)} (M - (dt/2) D zeta).
