@@ -16,7 +16,9 @@
 // Beam/CayleyCoupledGeneric (the same J): the rod with a stiffness P that couples twist and bend, twist and
 // stretch and the two shears (RodCase::coupled), batched (all of P per segment) and generic.
 // Beam/CayleyDistributed, Beam/CayleyDistributedGeneric (the same J): the rod with a dead side load of 0.5 N/m
-// on every node (RodCase::distributed, Beam::tabled_loads), batched and generic. Beam/Cayley runs the kernels of the widest ISA
+// on every node (RodCase::distributed, Beam::tabled_loads), batched and generic. Beam/CayleyFullK,
+// Beam/CayleyFullKGeneric: the rod with its angular inertia off the principal axes (RodCase::full_k), batched
+// (all of K_a per node) and generic. Beam/Cayley runs the kernels of the widest ISA
 // the CPU has; LIEVI_BATCH_ISA=avx2, sse4 or scalar in the environment measures the narrower ones.
 // Items processed = node-steps (J + 1 nodes per step, vertex layout), so "items_per_second" is node-steps/s and
 // "ns_per_node_step" its inverse; wall-clock times (UseRealTime: the sweeps are OpenMP loops).
@@ -49,6 +51,7 @@
 // the arrays known when this was written: per node g (SE3), zeta, A, M~ (Vec6), w, 1/w, Newton iterations and
 // residual; per segment gamma, f-, f+ (Vec6); the model's K (Mat6) per node, P (Mat6) and E (Vec6) per
 // segment, rho A per node; the batched sweeps' diagonal K (4 doubles) per node and diagonal P (6) per segment.
+#include <Eigen/Geometry>
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
@@ -124,6 +127,8 @@ struct RodCase {
   /// a dead distributed force (N/m, along -y: a side wind) on the whole rod, as a scenario's
   /// [[distributed_loads]] table gives it (Beam::tabled_loads, every node loaded); 0: none
   double distributed = 0.0;
+  /// the angular inertia off its principal axes (K_a -> Q K_a Q^T, Q a rotation by 0.5 rad about (1, 2, 3))
+  bool full_k = false;
 };
 
 /// The clamped rod under gravity with J segments (J + 1 nodes), straight along x and at rest.
@@ -135,6 +140,10 @@ lievi::field::StaggeredStepper<Beam<Ret>, Noise> make_rod(std::ptrdiff_t J, cons
   const std::ptrdiff_t n = grid.n_nodes();
   B beam = B::uniform(Section::square(kRho, kE, kNu, kEdge), n, grid.n_segments());
   beam.gravity = Vec3(0.0, 0.0, -kGravity);
+  if (c.full_k) {
+    const Mat3 Q = Eigen::AngleAxisd(0.5, Vec3(1.0, 2.0, 3.0).normalized()).toRotationMatrix();
+    for (Mat6& K : beam.K_node) K.topLeftCorner<3, 3>() = Q * K.topLeftCorner<3, 3>() * Q.transpose();
+  }
   if (c.damping > 0.0) beam.set_damping(c.damping, c.damping);
   if (c.distributed > 0.0) {
     using Entry = lievi::models::TabledLoads::Entry;
@@ -349,6 +358,10 @@ const bool registered = [] {
     // a distributed load on every node (a [[distributed_loads]] table): batched, and the generic path it took
     add("Beam/CayleyDistributed", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, true, 0.0, false, 0.5}, n, 1);
     add("Beam/CayleyDistributedGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false, 0.0, false, 0.5}, n,
+        1);
+    // an angular inertia off its principal axes (all of K_a per node): batched, and the generic path
+    add("Beam/CayleyFullK", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, true, 0.0, false, 0.0, true}, n, 1);
+    add("Beam/CayleyFullKGeneric", BM_Rod<Cayley>, {Variant::exact, NoiseMode::none, 0, false, 0.0, false, 0.0, true}, n,
         1);
   }
   for (std::int64_t n : {std::int64_t{1000}, std::int64_t{10000}})

@@ -7,7 +7,7 @@ steps measured under the same phases of a shared machine. Prints, per benchmark,
 per item over the rounds (ns per node-step for the field benchmarks, ns per normal for the noise batch), and
 each ratio the targets name, from the medians:
 
-  - the beam's damped, coupled-stiffness, distributed-load, `approx` and `exp` steps against the undamped exact-Cayley step at the
+  - the beam's damped, coupled-stiffness, distributed-load, full-inertia, `approx` and `exp` steps against the undamped exact-Cayley step at the
     same J;
   - the beam with independent noise against its deterministic step (exact and approx);
   - the wave with independent noise against its deterministic step.
@@ -24,7 +24,7 @@ from collections import defaultdict
 
 BEAM_J = (1000, 10000)
 WAVE_J = (1000, 10000, 100000)
-BEAM = ("Cayley", "CayleyDamped", "CayleyCoupled", "CayleyDistributed", "Approx", "Exp", "ExpDamped", "CayleyIndependent",
+BEAM = ("Cayley", "CayleyDamped", "CayleyCoupled", "CayleyDistributed", "CayleyFullK", "Approx", "Exp", "ExpDamped", "CayleyIndependent",
         "ApproxIndependent")
 FILTER = ("^(Beam/(" + "|".join(BEAM) + ")/(" + "|".join(map(str, BEAM_J)) + ")/1/"
           "|Wave/(Deterministic|Independent)/(" + "|".join(map(str, WAVE_J)) + ")/1/"
@@ -79,6 +79,7 @@ def main():
     for num, den, label in (("CayleyDamped", "Cayley", "damped / undamped (Cayley)"),
                             ("CayleyCoupled", "Cayley", "coupled P / diagonal P (Cayley)"),
                             ("CayleyDistributed", "Cayley", "distributed load on every node / none (Cayley)"),
+                            ("CayleyFullK", "Cayley", "angular inertia off its axes / diagonal (Cayley)"),
                             ("Approx", "Cayley", "approx / exact"),
                             ("Exp", "Cayley", "exp / Cayley"),
                             ("ExpDamped", "Cayley", "exp damped / Cayley undamped"),

@@ -227,6 +227,10 @@ struct Beam {
     /// diagonal of P (p6), or, when a segment's P couples its strains (full_p), all of P row by row (p36).
     std::vector<double> k4, d4, p6, p36;
     bool full_p = false;
+    /// When a node's angular inertia (or damping) is not diagonal (full_k): per node K_a, K_a^{-1} and D_a (with
+    /// damping), 9 each, column by column.
+    std::vector<double> ka9, kai9, da9;
+    bool full_k = false;
     /// The interior nodes 1 .. n-2 have equal K and rho A (uniform_nodes), all segments equal P and E
     /// (uniform_segments): the kernels then broadcast one item's values instead of loading them per item.
     bool uniform_nodes = false, uniform_segments = false;
@@ -288,7 +292,9 @@ struct Beam {
     [[nodiscard]] bool node_matches_interior(const Beam& b, std::size_t j) const {
       return j < b.rhoA_node.size() && b.rhoA_node.size() > 1 && b.rhoA_node[j] == b.rhoA_node[1] &&
              std::equal(&k4[4 * j], &k4[4 * j] + 4, &k4[4]) &&
-             (d4.empty() || std::equal(&d4[4 * j], &d4[4 * j] + 4, &d4[4]));
+             (d4.empty() || std::equal(&d4[4 * j], &d4[4 * j] + 4, &d4[4])) &&
+             (!full_k || (std::equal(&ka9[9 * j], &ka9[9 * j] + 9, &ka9[9]) &&
+                          (da9.empty() || std::equal(&da9[9 * j], &da9[9 * j] + 9, &da9[9]))));
     }
     /// Sweep 2 on nodes [j0, j1) with both segments (weight ds, dt_w = dt / ds), and optionally the solved last
     /// node end_node of a free end (weight w_end, dt_w_end = dt / w_end; fm must hold a zero row for its
@@ -331,6 +337,11 @@ struct Beam {
       a.uniform = uniform_nodes;
       a.k4 = k4.data() + (a.uniform ? 4 : 0);
       a.d4 = d4.empty() ? nullptr : d4.data() + (a.uniform ? 4 : 0);
+      if (full_k) {
+        a.ka9 = ka9.data() + (a.uniform ? 9 : 0);
+        a.kai9 = kai9.data() + (a.uniform ? 9 : 0);
+        a.da9 = da9.empty() ? nullptr : da9.data() + (a.uniform ? 9 : 0);
+      }
       a.approx = approx;
       a.exp = exp;
       if (b.gravity.squaredNorm() > 0.0) {
@@ -354,9 +365,9 @@ struct Beam {
     }
   };
 
-  /// The batched sweeps (Batch) when they apply to this beam: the Cayley or exp retraction, every K_j diagonal with
-  /// isotropic translational inertia, every D_j likewise (no damping, or the mass-proportional damping of
-  /// set_damping), any P_e (diagonal, as every section given by its constants has, or coupled, as a `matrix`
+  /// The batched sweeps (Batch) when they apply to this beam: the Cayley or exp retraction, every K_j with an
+  /// isotropic translational inertia uncoupled from the angular one (which may be any: full_k when it is not
+  /// diagonal), every D_j likewise (no damping, or the mass-proportional damping of set_damping), any P_e (diagonal, as every section given by its constants has, or coupled, as a `matrix`
   /// section may be), and point loads only on the listed nodes point_load_nodes (gravity is allowed);
   /// std::nullopt otherwise.
   /// The Batch holds copies of the diagonals: later changes to K_node, P_seg, D_node, point_load or
@@ -376,10 +387,21 @@ struct Beam {
     } else {
       auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };
       if (point_load && point_load_nodes.empty()) return std::nullopt;
-      for (const Mat6& K : K_node)
-        if (!diagonal(K) || K(3, 3) != K(4, 4) || K(4, 4) != K(5, 5)) return std::nullopt;
-      for (const Mat6& Dj : D_node)
-        if (!diagonal(Dj) || Dj(3, 3) != Dj(4, 4) || Dj(4, 4) != Dj(5, 5)) return std::nullopt;
+      // the translational block isotropic and uncoupled; the angular block any (full_k when not diagonal)
+      auto block_iso = [](const Mat6& X) {
+        return X.template topRightCorner<3, 3>().isZero(0.0) && X.template bottomLeftCorner<3, 3>().isZero(0.0) &&
+               X(3, 4) == 0.0 && X(3, 5) == 0.0 && X(4, 5) == 0.0 && X(4, 3) == 0.0 && X(5, 3) == 0.0 &&
+               X(5, 4) == 0.0 && X(3, 3) == X(4, 4) && X(4, 4) == X(5, 5);
+      };
+      bool full_k = false;
+      for (const Mat6& K : K_node) {
+        if (!block_iso(K)) return std::nullopt;
+        full_k = full_k || !diagonal(K);
+      }
+      for (const Mat6& Dj : D_node) {
+        if (!block_iso(Dj)) return std::nullopt;
+        full_k = full_k || !diagonal(Dj);
+      }
       if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size() ||
           (!D_node.empty() && D_node.size() != K_node.size()))
         return std::nullopt;
@@ -388,6 +410,19 @@ struct Beam {
       bt.p6.reserve(6 * P_seg.size());
       for (const Mat6& K : K_node) bt.k4.insert(bt.k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
       for (const Mat6& Dj : D_node) bt.d4.insert(bt.d4.end(), {Dj(0, 0), Dj(1, 1), Dj(2, 2), Dj(3, 3)});
+      bt.full_k = full_k;
+      if (full_k) {
+        auto push = [](std::vector<double>& out, const Eigen::Matrix3d& X) {
+          for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < 3; ++r) out.push_back(X(r, c));
+        };
+        for (const Mat6& K : K_node) {
+          const Eigen::Matrix3d Ka = K.template topLeftCorner<3, 3>();
+          push(bt.ka9, Ka);
+          push(bt.kai9, Ka.inverse());
+        }
+        for (const Mat6& Dj : D_node) push(bt.da9, Dj.template topLeftCorner<3, 3>());
+      }
       bt.full_p = !std::all_of(P_seg.begin(), P_seg.end(), diagonal);
       for (const Mat6& P : P_seg) {
         if (bt.full_p) {
@@ -400,9 +435,8 @@ struct Beam {
       const std::size_t n = K_node.size(), m = P_seg.size();
       bt.uniform_nodes = true;
       for (std::size_t j = 2; j + 1 < n; ++j)
-        bt.uniform_nodes = bt.uniform_nodes && rhoA_node[j] == rhoA_node[1] &&
-                           std::equal(&bt.k4[4 * j], &bt.k4[4 * j] + 4, &bt.k4[4]) &&
-                           (bt.d4.empty() || std::equal(&bt.d4[4 * j], &bt.d4[4 * j] + 4, &bt.d4[4]));
+        bt.uniform_nodes = bt.uniform_nodes && rhoA_node[j] == rhoA_node[1] && K_node[j] == K_node[1] &&
+                           (D_node.empty() || D_node[j] == D_node[1]);
       bt.uniform_segments = true;
       for (std::size_t e = 1; e < m; ++e)
         bt.uniform_segments = bt.uniform_segments && E_seg[e] == E_seg[0] && P_seg[e] == P_seg[0];

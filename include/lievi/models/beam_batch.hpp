@@ -79,6 +79,11 @@ struct NodeArgs {
   /// damping and noise, A must hold the previous step's increments (the damping force of zeta^{n-1/2} is
   /// carried into the frame of g^n).
   const double* d4 = nullptr;
+  /// A full angular inertia (null: K_a is the diagonal of k4): 9 per node each, column by column, K_a, its
+  /// inverse, and with damping D_a (k4 and d4 still give the translational k and d_l)
+  const double* ka9 = nullptr;
+  const double* kai9 = nullptr;
+  const double* da9 = nullptr;
   const double* rhoA = nullptr; ///< rho A per node (gravity); null: no gravity
   /// 6 per node each (null: none): a lumped wrench in the body frame (load_b) and one with spatial directions
   /// (load_d, entering as (R^T m, R^T f)); M gains (dt / w_j)(load_b + R^T load_d)
