@@ -106,7 +106,8 @@ struct Section {
     T(1, 2) = 1.0;
     T(2, 1) = -1.0;
     const Mat3 S = T.transpose() * P.template bottomRightCorner<3, 3>() * T;
-    const Eigen::GeneralizedSelfAdjointEigenSolver<Mat3> shear(S, K.template topLeftCorner<3, 3>(), Eigen::EigenvaluesOnly);
+    const Eigen::GeneralizedSelfAdjointEigenSolver<Mat3> shear(S, K.template topLeftCorner<3, 3>(),
+                                                                Eigen::EigenvaluesOnly);
     sh2 = shear.eigenvalues().maxCoeff();
   }
   return std::sqrt(4.0 * c2 / (ds * ds) + sh2);
@@ -143,7 +144,8 @@ struct TabledLoads {
 
   [[nodiscard]] bool empty() const { return entries.empty(); }
   /// From the entries of each node (by_node[j]).
-  static TabledLoads from(std::vector<std::function<double(double)>> factors, const std::vector<std::vector<Entry>>& by_node) {
+  static TabledLoads from(std::vector<std::function<double(double)>> factors,
+                          const std::vector<std::vector<Entry>>& by_node) {
     TabledLoads t;
     t.factors = std::move(factors);
     t.offset.push_back(0);
@@ -367,11 +369,12 @@ struct Beam {
 
   /// The batched sweeps (Batch) when they apply to this beam: the Cayley or exp retraction, every K_j with an
   /// isotropic translational inertia uncoupled from the angular one (which may be any: full_k when it is not
-  /// diagonal), every D_j likewise (no damping, or the mass-proportional damping of set_damping), any P_e (diagonal, as every section given by its constants has, or coupled, as a `matrix`
-  /// section may be), and point loads only on the listed nodes point_load_nodes (gravity is allowed);
-  /// std::nullopt otherwise.
-  /// The Batch holds copies of the diagonals: later changes to K_node, P_seg, D_node, point_load or
-  /// point_load_nodes need a new one (the stepper makes it once, when it is built). Throws
+  /// diagonal), every D_j likewise (no damping, or the mass-proportional damping of set_damping), any P_e
+  /// (diagonal, as every section given by its constants has, or coupled, as a `matrix` section may be), tabled
+  /// loads, and point-load hooks only on the listed nodes point_load_nodes (gravity is allowed); std::nullopt
+  /// otherwise.
+  /// The Batch holds copies of K, D and P: later changes to K_node, P_seg, D_node, tabled_loads' shape,
+  /// point_load or point_load_nodes need a new one (the stepper makes it once, when it is built). Throws
   /// std::invalid_argument if point_load_nodes is not strictly increasing or names a node the beam does not
   /// have.
   [[nodiscard]] std::optional<Batch> batch_sweeps() const {
@@ -407,7 +410,6 @@ struct Beam {
         return std::nullopt;
       Batch bt;
       bt.k4.reserve(4 * K_node.size());
-      bt.p6.reserve(6 * P_seg.size());
       for (const Mat6& K : K_node) bt.k4.insert(bt.k4.end(), {K(0, 0), K(1, 1), K(2, 2), K(3, 3)});
       for (const Mat6& Dj : D_node) bt.d4.insert(bt.d4.end(), {Dj(0, 0), Dj(1, 1), Dj(2, 2), Dj(3, 3)});
       bt.full_k = full_k;
