@@ -164,6 +164,38 @@ std::string integrator(double dt_max, double t_end) {
 
 }  // namespace
 
+TEST(BeamCli, StabilityBoundOfACoupledMatrixSectionIsItsOwn) {
+  // a matrix section whose P couples bending (kappa_2) and stretching (Gamma_1) with r = 0.9 between two equal
+  // wave speeds (K = I, P = 100 I): c_max^2 = 100 (1 + r) = 190 instead of 100, so the bound of summary.json is
+  // 2 / sqrt(4 c^2 / ds^2 + omega_sh^2) with omega_sh^2 = 100 (ds = 0.5), and a step the uncoupled rule admits
+  // is refused (docs/theory/beam.md "Stability bound")
+  const fs::path cwd = fresh_dir(tmp, "coupled_bound");
+  auto beam = [](double p13) {
+    const std::string c = num(p13);
+    return "[model]\ntype = \"beam\"\nsection = \"matrix\"\n"
+           "K = [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], "
+           "[0, 0, 0, 0, 0, 1]]\n"
+           "P = [[100, 0, 0, 0, 0, 0], [0, 100, 0, " + c + ", 0, 0], [0, 0, 100, 0, 0, 0], [0, " + c +
+           ", 0, 100, 0, 0], [0, 0, 0, 0, 100, 0], [0, 0, 0, 0, 0, 100]]\n"
+           "[grid]\nJ = 20\nlength = 10.0\n[initial]\nshape = \"straight\"\n"
+           "[output]\nplots = false\nvtk = false\n";
+  };
+  std::ofstream(cwd / "coupled.toml") << beam(90.0) << "[integrator]\ndt = 1e-3\nt_end = 1e-2\n";
+  std::ofstream(cwd / "diagonal.toml") << beam(0.0) << "[integrator]\ndt = 1e-3\nt_end = 1e-2\n";
+  ASSERT_EQ(cli(cwd, {"run", "coupled.toml", "--out", "c"}).code, 0);
+  ASSERT_EQ(cli(cwd, {"run", "diagonal.toml", "--out", "d"}).code, 0);
+  const double bc = summary(cwd / "c")["stable_dt_bound"].get<double>(),
+               bd = summary(cwd / "d")["stable_dt_bound"].get<double>();
+  EXPECT_NEAR(bc, 2.0 / std::sqrt(4.0 * 190.0 / 0.25 + 100.0), 1e-12 * bc);
+  EXPECT_NEAR(bd, 2.0 / std::sqrt(4.0 * 100.0 / 0.25 + 100.0), 1e-12 * bd);
+  const std::string dt = "integrator.dt=" + num(0.95 * bd), t_end = "integrator.t_end=" + num(10 * 0.95 * bd);
+  const auto ok = cli(cwd, {"validate", "diagonal.toml", "--set", dt, "--set", t_end});
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  const auto r = cli(cwd, {"validate", "coupled.toml", "--set", dt, "--set", t_end});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("largest stable dt"), std::string::npos) << r.err;
+}
+
 TEST(BeamCli, BlowUpInLargeMotionIsNamedAndTheSuggestedStepRuns) {
   // The floppy damped rod of PyElastica's guide (docs/theory/beam.md "Stability bound"): clamped, L = 1 m,
   // r = 1 cm, rho = 1000, E = 1 MPa, nu = 0.499, damping 0.1/s, J = 20, swinging down under gravity. The
