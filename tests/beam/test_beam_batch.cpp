@@ -275,7 +275,8 @@ TEST(BeamBatch, UsedExactlyWhereItApplies) {
   EXPECT_TRUE(make(rod, true, approx).batched());  // both variants
   approx.reference_solve = true;
   EXPECT_FALSE(make(rod, true, approx).batched());
-  // models the batch does not cover: point loads on every node, non-diagonal stiffness or damping
+  // what the batch covers and what it does not: a point-load hook on every node and a rotation coupled to
+  // translation in K or D go to the generic path; a non-diagonal angular block, damping or stiffness does not
   Beam<> b = Beam<>::uniform(table1(), 5, 4);
   {
     const auto bt = b.batch_sweeps();

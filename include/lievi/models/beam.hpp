@@ -92,10 +92,12 @@ struct Section {
 /// constants) these are max_i P_ii / K_ii and max(P_44 / K_22, P_55 / K_11) (indices 0-based, angular first), by
 /// division; otherwise by the symmetric generalised eigenproblems. The leapfrog-type scheme is stable for
 /// dt < 2 / omega_max.
+/// Whether X has no entry off its diagonal (exact zeros).
+[[nodiscard]] inline bool is_diagonal(const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); }
+
 [[nodiscard]] inline double omega_max_bound(const Mat6& K, const Mat6& P, double ds) {
-  auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };
   double c2 = 0.0, sh2 = 0.0;
-  if (diagonal(K) && diagonal(P)) {
+  if (is_diagonal(K) && is_diagonal(P)) {
     for (int i = 0; i < 6; ++i) c2 = std::max(c2, P(i, i) / K(i, i));
     sh2 = std::max(P(4, 4) / K(2, 2), P(5, 5) / K(1, 1));
   } else {
@@ -388,7 +390,6 @@ struct Beam {
     if constexpr (!std::is_same_v<Ret, lie::Cayley<SE3>> && !std::is_same_v<Ret, lie::Exp<SE3>>) {
       return std::nullopt;
     } else {
-      auto diagonal = [](const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); };
       if (point_load && point_load_nodes.empty()) return std::nullopt;
       // the translational block isotropic and uncoupled; the angular block any (full_k when not diagonal)
       auto block_iso = [](const Mat6& X) {
@@ -399,11 +400,11 @@ struct Beam {
       bool full_k = false;
       for (const Mat6& K : K_node) {
         if (!block_iso(K)) return std::nullopt;
-        full_k = full_k || !diagonal(K);
+        full_k = full_k || !is_diagonal(K);
       }
       for (const Mat6& Dj : D_node) {
         if (!block_iso(Dj)) return std::nullopt;
-        full_k = full_k || !diagonal(Dj);
+        full_k = full_k || !is_diagonal(Dj);
       }
       if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size() ||
           (!D_node.empty() && D_node.size() != K_node.size()))
@@ -425,7 +426,7 @@ struct Beam {
         }
         for (const Mat6& Dj : D_node) push(bt.da9, Dj.template topLeftCorner<3, 3>());
       }
-      bt.full_p = !std::all_of(P_seg.begin(), P_seg.end(), diagonal);
+      bt.full_p = !std::all_of(P_seg.begin(), P_seg.end(), is_diagonal);
       for (const Mat6& P : P_seg) {
         if (bt.full_p) {
           for (int i = 0; i < 6; ++i)
