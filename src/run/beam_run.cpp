@@ -303,7 +303,8 @@ constexpr double kCoarseTurn = 0.8;
 
 /// What a failed beam run should try: the a-priori bound is that of small motion about the straight rod, and
 /// large rotations and tension can lower the true limit (docs/theory/beam.md "Stability bound": a floppy rod
-/// swinging through large rotations needed 0.8 of it), so above 0.7 of the bound the hint names 0.7 of it.
+/// swinging through large rotations needed 0.8 of it), so above 0.7 of the bound the hint names 0.7 of it, and,
+/// with the Cayley retraction, the exp one, which ran that rod at the bound.
 std::string step_hint(const io::BeamScenario& s, double bound, const EnergyTrail& trail) {
   std::string h = trail.blow_up();
   const double frac = s.dt / bound;
@@ -312,6 +313,9 @@ std::string step_hint(const io::BeamScenario& s, double bound, const EnergyTrail
          " of the a-priori bound " + io::format_number(bound) +
          ", which holds for small motion (large rotations and tension can lower the limit): try integrator.dt = " +
          io::format_number(0.7 * bound) + " (0.7 of the bound) or smaller";
+    if (s.retraction == config::Retraction::cayley)
+      h += ", or integrator.retraction = \"exp\", whose strains do not stiffen in large bends as the Cayley "
+           "ones do (it keeps the a-priori bound in large motion: docs/theory/beam.md \"Stability bound\")";
   } else {
     h += "dt = " + io::format_number(s.dt) + " (a-priori bound " + io::format_number(bound) +
          "); try a smaller integrator.dt or larger integrator.newton_maxit";
@@ -655,7 +659,10 @@ WaveRunResult beam_path(const io::BeamScenario& s, const fs::path& out_dir, cons
                       " degrees relative to its neighbour (t = " +
                       io::format_number(std::round(trail.t_turn_max * 1e4) / 1e4) +
                       "); bends like this lower the stable step below the a-priori bound and cost accuracy: a "
-                      "larger grid.J resolves them");
+                      "larger grid.J resolves them" +
+                      (s.retraction == config::Retraction::cayley
+                           ? std::string("; the exp retraction's strains do not stiffen in them as the Cayley ones do")
+                           : std::string()));
   if (rows) {
     r.total_s = seconds(Clock::now() - t0);
     return r;
