@@ -1305,7 +1305,9 @@ const detail::KeyTable<BeamConfig>& table() {
                          "(44)+(55), I -/+ 1/2 ad* and the truncated compatibility (1st order in dt, momentum only "
                          "approximately kept)"));
     k.push_back(detail::choice_key<C>("integrator.retraction", &C::retraction, kRetractions, "a retraction")
-                    .doc("retraction tau on SE(3)"));
+                    .doc("retraction tau on SE(3), in time and in the strains: cayley (the faster step) or exp "
+                         "(logarithmic strains, which do not stiffen in large bends: it keeps the a-priori stability "
+                         "bound in large motion, docs/theory/beam.md)"));
     k.push_back(detail::choice_key<C>("integrator.start", &C::start, kStarts, "a start")
                     .doc("first velocity: half (velocity-Verlet half kick) or full step"));
     k.push_back(detail::dt_key<C>("required", "time step"));
