@@ -94,6 +94,13 @@ struct Section {
 /// dt < 2 / omega_max.
 /// Whether X has no entry off its diagonal (exact zeros).
 [[nodiscard]] inline bool is_diagonal(const Mat6& X) { return (X - Mat6(X.diagonal().asDiagonal())).isZero(0.0); }
+/// Whether X (an inertia or damping matrix) has an isotropic translational block (x I) uncoupled from the angular
+/// one; the angular block may be any (the reduced node solve and the batched sweeps take such matrices).
+[[nodiscard]] inline bool translation_isotropic_uncoupled(const Mat6& X) {
+  return X.template topRightCorner<3, 3>().isZero(0.0) && X.template bottomLeftCorner<3, 3>().isZero(0.0) &&
+         X(3, 4) == 0.0 && X(3, 5) == 0.0 && X(4, 5) == 0.0 && X(4, 3) == 0.0 && X(5, 3) == 0.0 && X(5, 4) == 0.0 &&
+         X(3, 3) == X(4, 4) && X(4, 4) == X(5, 5);
+}
 
 [[nodiscard]] inline double omega_max_bound(const Mat6& K, const Mat6& P, double ds) {
   double c2 = 0.0, sh2 = 0.0;
@@ -174,17 +181,24 @@ struct TabledLoads {
     }
     return from(std::move(f), all);
   }
-  /// The wrench at node j with pose g at time t, in the body frame: follower + (R^T dead_m, R^T dead_f), each
-  /// part the sum of the node's entries f_k(t) W in entry order (as the batched node sweep sums them).
-  [[nodiscard]] Vec6 wrench(std::size_t j, const SE3& g, double t) const {
-    Vec6 follower = Vec6::Zero(), dead = Vec6::Zero();
-    if (j + 1 >= offset.size()) return follower;
+  /// Adds node j's entries c_k W, in entry order, to its follower and dead sums (6 doubles each); c_k =
+  /// factor(k). The one summation of both paths: wrench() here, and the batched node sweep with the factors
+  /// evaluated once per step (Beam::Batch).
+  template <class Factor>
+  void accumulate(std::size_t j, const Factor& factor, double* follower, double* dead) const {
+    if (j + 1 >= offset.size()) return;
     for (std::size_t i = offset[j]; i < offset[j + 1]; ++i) {
       const Entry& e = entries[i];
-      const double c = factors[e.factor](t);
+      const double c = factor(e.factor);
       if (c == 0.0) continue;
-      (e.body ? follower : dead) += c * e.wrench;
+      double* out = e.body ? follower : dead;
+      for (int k = 0; k < 6; ++k) out[k] += c * e.wrench[k];
     }
+  }
+  /// The wrench at node j with pose g at time t, in the body frame: follower + (R^T dead_m, R^T dead_f).
+  [[nodiscard]] Vec6 wrench(std::size_t j, const SE3& g, double t) const {
+    Vec6 follower = Vec6::Zero(), dead = Vec6::Zero();
+    accumulate(j, [&](std::size_t k) { return factors[k](t); }, follower.data(), dead.data());
     follower.head<3>() += g.rotation().transpose() * dead.head<3>();
     follower.tail<3>() += g.rotation().transpose() * dead.tail<3>();
     return follower;
@@ -295,10 +309,7 @@ struct Beam {
     /// sweep that broadcasts them (uniform_nodes).
     [[nodiscard]] bool node_matches_interior(const Beam& b, std::size_t j) const {
       return j < b.rhoA_node.size() && b.rhoA_node.size() > 1 && b.rhoA_node[j] == b.rhoA_node[1] &&
-             std::equal(&k4[4 * j], &k4[4 * j] + 4, &k4[4]) &&
-             (d4.empty() || std::equal(&d4[4 * j], &d4[4 * j] + 4, &d4[4])) &&
-             (!full_k || (std::equal(&ka9[9 * j], &ka9[9 * j] + 9, &ka9[9]) &&
-                          (da9.empty() || std::equal(&da9[9 * j], &da9[9 * j] + 9, &da9[9]))));
+             b.K_node[j] == b.K_node[1] && (b.D_node.empty() || b.D_node[j] == b.D_node[1]);
     }
     /// Sweep 2 on nodes [j0, j1) with both segments (weight ds, dt_w = dt / ds), and optionally the solved last
     /// node end_node of a free end (weight w_end, dt_w_end = dt / w_end; fm must hold a zero row for its
@@ -311,23 +322,15 @@ struct Beam {
                const Vec6& amp, double dt, double dt_w, double lie_tol, int maxit, int* its, double* res,
                std::ptrdiff_t end_node = -1, double dt_w_end = 0.0) const {
       batch::NodeArgs a;
-      if (tabled) {  // the follower and dead wrenches of this range's nodes, summed as TabledLoads::wrench does
-        const TabledLoads& tl = b.tabled_loads;
+      if (tabled) {  // the follower and dead wrenches of this range's nodes (the factors of prepare_loads)
         const double* f = load_f.data();
-        const std::size_t* off = tl.offset.data();
-        const auto* ent = tl.entries.data();
         double* lb = load_b.data();
         double* ld = load_d.data();
         std::fill(lb + 6 * j0, lb + 6 * j1, 0.0);
         std::fill(ld + 6 * j0, ld + 6 * j1, 0.0);
         for (std::ptrdiff_t j = j0; j < j1; ++j)
-          for (std::size_t i = off[j]; i < off[j + 1]; ++i) {
-            const double c = f[ent[i].factor];
-            if (c == 0.0) continue;
-            double* out = (ent[i].body ? lb : ld) + 6 * j;
-            const double* w = ent[i].wrench.data();
-            for (int k = 0; k < 6; ++k) out[k] += c * w[k];
-          }
+          b.tabled_loads.accumulate(static_cast<std::size_t>(j), [f](std::size_t k) { return f[k]; }, lb + 6 * j,
+                                    ld + 6 * j);
         a.load_b = lb;
         a.load_d = ld;
       }
@@ -392,18 +395,13 @@ struct Beam {
     } else {
       if (point_load && point_load_nodes.empty()) return std::nullopt;
       // the translational block isotropic and uncoupled; the angular block any (full_k when not diagonal)
-      auto block_iso = [](const Mat6& X) {
-        return X.template topRightCorner<3, 3>().isZero(0.0) && X.template bottomLeftCorner<3, 3>().isZero(0.0) &&
-               X(3, 4) == 0.0 && X(3, 5) == 0.0 && X(4, 5) == 0.0 && X(4, 3) == 0.0 && X(5, 3) == 0.0 &&
-               X(5, 4) == 0.0 && X(3, 3) == X(4, 4) && X(4, 4) == X(5, 5);
-      };
       bool full_k = false;
       for (const Mat6& K : K_node) {
-        if (!block_iso(K)) return std::nullopt;
+        if (!translation_isotropic_uncoupled(K)) return std::nullopt;
         full_k = full_k || !is_diagonal(K);
       }
       for (const Mat6& Dj : D_node) {
-        if (!block_iso(Dj)) return std::nullopt;
+        if (!translation_isotropic_uncoupled(Dj)) return std::nullopt;
         full_k = full_k || !is_diagonal(Dj);
       }
       if (E_seg.size() != P_seg.size() || rhoA_node.size() != K_node.size() ||
@@ -659,12 +657,8 @@ struct Beam {
     if constexpr (!std::is_same_v<Ret, lie::Cayley<SE3>>) {
       return false;
     } else {
-      auto iso = [](const Mat6& X) {
-        return X.template topRightCorner<3, 3>().isZero(0.0) && X.template bottomLeftCorner<3, 3>().isZero(0.0) &&
-               X(3, 4) == 0.0 && X(3, 5) == 0.0 && X(4, 5) == 0.0 && X(4, 3) == 0.0 && X(5, 3) == 0.0 &&
-               X(5, 4) == 0.0 && X(3, 3) == X(4, 4) && X(4, 4) == X(5, 5);
-      };
-      return iso(K_node[idx(j)]) && (!has_damping() || iso(D_node[idx(j)]));
+      return translation_isotropic_uncoupled(K_node[idx(j)]) &&
+             (!has_damping() || translation_isotropic_uncoupled(D_node[idx(j)]));
     }
   }
 
